@@ -1,0 +1,31 @@
+package io.orderflow.order;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+
+/**
+ * Reads an amount from a decimal string ({@code "12.50"}) or a JSON number, taken exactly as
+ * written: {@code 12.5} is 12.5, never the binary double closest to it.
+ */
+public class AmountDeserializer extends JsonDeserializer<BigDecimal> {
+
+    private static final Pattern DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,16})?");
+
+    @Override
+    public BigDecimal deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+        JsonToken token = parser.currentToken();
+        if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
+            return parser.getDecimalValue();
+        }
+        if (token == JsonToken.VALUE_STRING && DECIMAL.matcher(parser.getText()).matches()) {
+            return new BigDecimal(parser.getText());
+        }
+        return (BigDecimal) context.handleUnexpectedToken(BigDecimal.class, parser);
+    }
+}

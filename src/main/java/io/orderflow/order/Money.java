@@ -1,0 +1,30 @@
+package io.orderflow.order;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Currency;
+
+/** Amounts are decimals in a currency's minor units: CNY has two ({@code "12.50"}), JPY none. */
+public final class Money {
+
+    private Money() {
+    }
+
+    public static int minorDigits(String currency) {
+        return Math.max(0, Currency.getInstance(currency).getDefaultFractionDigits());
+    }
+
+    /** True when the amount needs no more decimals than the currency has ({@code 12.50} yes, {@code 12.505} no). */
+    public static boolean isExact(BigDecimal amount, String currency) {
+        return amount.stripTrailingZeros().scale() <= minorDigits(currency);
+    }
+
+    /** The amount at the currency's scale; callers pass exact amounts only. */
+    public static BigDecimal normalize(BigDecimal amount, String currency) {
+        return amount.setScale(minorDigits(currency), RoundingMode.UNNECESSARY);
+    }
+
+    public static String format(BigDecimal amount, String currency) {
+        return normalize(amount, currency).toPlainString();
+    }
+}

@@ -1,0 +1,73 @@
+package io.orderflow.order;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.persistence.CollectionTable;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.ElementCollection;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OrderBy;
+import jakarta.persistence.OrderColumn;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.Generated;
+import org.hibernate.annotations.UuidGenerator;
+
+import io.orderflow.lifecycle.OrderStatus;
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+@Entity
+@Table(name = "orders")
+public class Order extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue
+    @UuidGenerator(style = UuidGenerator.Style.VERSION_7)
+    public UUID id;
+
+    @Generated
+    @Column(name = "order_number", insertable = false, updatable = false)
+    public long orderNumber;
+
+    public String customer;
+
+    @Column(name = "token_hash")
+    public String tokenHash;
+
+    @Column(name = "request_fingerprint")
+    public String requestFingerprint;
+
+    @Convert(converter = OrderStatusConverter.class)
+    public OrderStatus status;
+
+    public String currency;
+
+    @Column(name = "total_amount")
+    public BigDecimal totalAmount;
+
+    public long version;
+
+    @Column(name = "created_at")
+    public Instant createdAt;
+
+    @Column(name = "updated_at")
+    public Instant updatedAt;
+
+    @ElementCollection
+    @CollectionTable(name = "order_items", joinColumns = @JoinColumn(name = "order_id"))
+    @OrderColumn(name = "line_no")
+    public List<OrderLine> items = new ArrayList<>();
+
+    @OneToMany(mappedBy = "order")
+    @OrderBy("id")
+    public List<OrderTransition> history = new ArrayList<>();
+}

@@ -1,0 +1,102 @@
+package io.orderflow.order;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.orderflow.shared.Hashing;
+import io.orderflow.shared.problem.FieldError;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+
+/** Checks an order request completely, before anything is consumed or stored, and canonicalises it. */
+@ApplicationScoped
+public class OrderRequests {
+
+    private final Validator validator;
+    private final OrderConfig config;
+    private final ObjectMapper json;
+
+    public OrderRequests(Validator validator, OrderConfig config, ObjectMapper json) {
+        this.validator = validator;
+        this.config = config;
+        this.json = json;
+    }
+
+    public NewOrder validate(OrderRequest request) {
+        if (request == null) {
+            throw new ProblemException(Problem.invalid(List.of(new FieldError("body", "is required"))));
+        }
+        List<FieldError> errors = new ArrayList<>();
+        for (ConstraintViolation<OrderRequest> violation : validator.validate(request)) {
+            errors.add(new FieldError(fieldName(violation), violation.getMessage()));
+        }
+        if (errors.isEmpty()) {
+            checkCurrency(request, errors);
+        }
+        if (!errors.isEmpty()) {
+            errors.sort(Comparator.comparing(FieldError::field));
+            throw new ProblemException(Problem.invalid(errors));
+        }
+        return canonical(request);
+    }
+
+    private void checkCurrency(OrderRequest request, List<FieldError> errors) {
+        String currency = request.currency();
+        if (!config.currencies().contains(currency)) {
+            errors.add(new FieldError("currency", "must be one of " + String.join(", ", new TreeSet<>(config.currencies()))));
+            return;
+        }
+        for (int i = 0; i < request.items().size(); i++) {
+            if (!Money.isExact(request.items().get(i).unitPrice(), currency)) {
+                errors.add(new FieldError("items[" + i + "].unitPrice",
+                        "must have at most " + Money.minorDigits(currency) + " decimals in " + currency));
+            }
+        }
+    }
+
+    private NewOrder canonical(OrderRequest request) {
+        String currency = request.currency();
+        List<NewOrder.Line> lines = new ArrayList<>();
+        List<Map<String, Object>> canonicalItems = new ArrayList<>();
+        BigDecimal total = BigDecimal.ZERO;
+        for (OrderRequest.Item item : request.items()) {
+            BigDecimal unitPrice = Money.normalize(item.unitPrice(), currency);
+            lines.add(new NewOrder.Line(item.sku(), item.quantity(), unitPrice));
+            total = total.add(unitPrice.multiply(BigDecimal.valueOf(item.quantity())));
+            Map<String, Object> canonicalItem = new TreeMap<>();
+            canonicalItem.put("quantity", item.quantity());
+            canonicalItem.put("sku", item.sku());
+            canonicalItem.put("unitPrice", unitPrice.toPlainString());
+            canonicalItems.add(canonicalItem);
+        }
+        Map<String, Object> canonical = new TreeMap<>();
+        canonical.put("currency", currency);
+        canonical.put("items", canonicalItems);
+        return new NewOrder(currency, List.copyOf(lines), Money.normalize(total, currency), Hashing.sha256Hex(write(canonical)));
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Canonical order JSON always serialises", e);
+        }
+    }
+
+    /** {@code items[0].quantity}; a null element of a list is reported at its index. */
+    private static String fieldName(ConstraintViolation<?> violation) {
+        return violation.getPropertyPath().toString().replace(".<list element>", "");
+    }
+}

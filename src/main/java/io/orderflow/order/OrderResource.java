@@ -1,0 +1,64 @@
+package io.orderflow.order;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import io.orderflow.shared.security.Caller;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+
+@Path("/orders")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class OrderResource {
+
+    public static final String ORDER_TOKEN = "Order-Token";
+    public static final String REPLAYED = "Idempotent-Replayed";
+
+    private final OrderService orders;
+    private final SecurityIdentity identity;
+
+    public OrderResource(OrderService orders, SecurityIdentity identity) {
+        this.orders = orders;
+        this.identity = identity;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create an order with a one-time order token; repeats answer the first order")
+    public Response create(@Parameter(description = "A token from POST /orders/token") @RestHeader(ORDER_TOKEN) String token,
+            OrderRequest request) {
+        OrderService.Creation creation = orders.create(Caller.of(identity), token, request);
+        Response.ResponseBuilder answer = Response.status(Response.Status.CREATED)
+                .header("Location", "/orders/" + creation.order().id())
+                .entity(creation.order());
+        if (creation.replayed()) {
+            answer.header(REPLAYED, "true");
+        }
+        return answer.build();
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "An order with its history")
+    public OrderView get(@RestPath String id) {
+        return orders.get(Caller.of(identity), id);
+    }
+
+    @GET
+    @Operation(summary = "Your orders (staff: all), newest first")
+    public OrderPage list(@RestQuery String status, @RestQuery String limit, @RestQuery String after) {
+        return orders.list(Caller.of(identity), status, limit, after);
+    }
+}

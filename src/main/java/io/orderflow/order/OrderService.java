@@ -1,0 +1,171 @@
+package io.orderflow.order;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.problem.FieldError;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.security.Caller;
+import io.orderflow.token.OrderTokens;
+import io.orderflow.token.TokenClaim;
+
+/**
+ * Creates orders exactly once per order token. Redis decides quickly who may use a token;
+ * PostgreSQL's UNIQUE constraint on the token decides for good.
+ */
+@ApplicationScoped
+public class OrderService {
+
+    private static final Logger LOG = Logger.getLogger(OrderService.class);
+
+    private final OrderRequests requests;
+    private final OrderTokens tokens;
+    private final OrderStore store;
+    private final MeterRegistry metrics;
+
+    public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, MeterRegistry metrics) {
+        this.requests = requests;
+        this.tokens = tokens;
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    /** The answer to {@code POST /orders}: the order as created, and whether this answer is a replay. */
+    public record Creation(OrderView order, boolean replayed) {
+    }
+
+    public Creation create(Caller caller, String token, OrderRequest body) {
+        NewOrder request = requests.validate(body);
+        if (token == null || token.isBlank()) {
+            throw new ProblemException(Problem.of(400, "order-token-missing", "Order token missing",
+                    "Send the token from POST /orders/token in the Order-Token header."));
+        }
+        TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint());
+        return switch (claim.outcome()) {
+            case CLAIMED -> insert(caller, claim, request);
+            case CONSUMED -> replay(store.findAsCreated(claim.orderId(), caller), caller, request);
+            // Redis knows no such token; PostgreSQL may still know the order it produced.
+            case UNKNOWN -> replay(store.findByToken(claim.tokenHash(), caller), caller, request);
+        };
+    }
+
+    public OrderView get(Caller caller, String id) {
+        return parseId(id).flatMap(uuid -> store.find(uuid, caller)).orElseThrow(OrderService::notFound);
+    }
+
+    public OrderPage list(Caller caller, String status, String limit, String after) {
+        OrderStatus filter = status == null || status.isEmpty() ? null : parseStatus(status);
+        int size = parseLimit(limit);
+        UUID cursor = after == null || after.isEmpty() ? null : parseCursor(after);
+        List<OrderView> page = store.list(caller, filter, cursor, size + 1);
+        if (page.size() <= size) {
+            return new OrderPage(page, null);
+        }
+        List<OrderView> items = page.subList(0, size);
+        return new OrderPage(items, cursorOf(items.get(size - 1).id()));
+    }
+
+    private Creation insert(Caller caller, TokenClaim claim, NewOrder request) {
+        OrderView created;
+        try {
+            created = store.insert(caller, claim.tokenHash(), request);
+        } catch (DuplicateOrderTokenException e) {
+            // Redis had forgotten that the token was used (failover, lost write): PostgreSQL had not.
+            OrderStore.Stored existing = store.findByToken(claim.tokenHash(), caller).orElseThrow(() -> e);
+            recordConsumption(claim, existing.view().id(), existing.requestFingerprint());
+            return replay(Optional.of(existing), caller, request);
+        } catch (RuntimeException e) {
+            tokens.release(claim);
+            throw e;
+        }
+        recordConsumption(claim, created.id(), request.fingerprint());
+        metrics.counter("orders.created").increment();
+        return new Creation(created, false);
+    }
+
+    /** Tells Redis which order the token produced. If Redis fails now, the lease runs out and PostgreSQL answers the retry. */
+    private void recordConsumption(TokenClaim claim, UUID orderId, String fingerprint) {
+        try {
+            tokens.complete(claim, orderId, fingerprint);
+        } catch (RuntimeException e) {
+            LOG.warnf("Order %s is stored but Redis did not record its token: %s", orderId, e.toString());
+        }
+    }
+
+    private Creation replay(Optional<OrderStore.Stored> stored, Caller caller, NewOrder request) {
+        OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(() -> {
+            metrics.counter("orders.tokens.rejected", "reason", "invalid").increment();
+            return new ProblemException(Problem.of(410, "order-token-invalid", "Order token invalid",
+                    "This order token is unknown, expired or not yours; get a new one from POST /orders/token."));
+        });
+        if (!order.requestFingerprint().equals(request.fingerprint())) {
+            metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
+            throw new ProblemException(Problem.of(422, "order-token-reused", "Order token reused",
+                    "This order token was already used for a different order; get a new one for a new order.")
+                    .with("orderId", order.view().id()));
+        }
+        metrics.counter("orders.replays", "source", "order-token").increment();
+        return new Creation(order.view(), true);
+    }
+
+    private static Optional<UUID> parseId(String id) {
+        try {
+            return Optional.of(UUID.fromString(id));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static OrderStatus parseStatus(String status) {
+        try {
+            return OrderStatus.fromWireName(status);
+        } catch (IllegalArgumentException e) {
+            throw badQuery("status", "must be one of created, paid, shipped, delivered, cancelled");
+        }
+    }
+
+    private static int parseLimit(String limit) {
+        if (limit == null || limit.isEmpty()) {
+            return 20;
+        }
+        try {
+            int value = Integer.parseInt(limit);
+            if (value >= 1 && value <= 100) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw badQuery("limit", "must be a whole number from 1 to 100");
+    }
+
+    private static UUID parseCursor(String after) {
+        try {
+            return UUID.fromString(new String(Base64.getUrlDecoder().decode(after), StandardCharsets.US_ASCII));
+        } catch (IllegalArgumentException e) {
+            throw badQuery("after", "must be the next cursor of a previous page");
+        }
+    }
+
+    private static String cursorOf(UUID id) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(id.toString().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static ProblemException badQuery(String parameter, String message) {
+        return new ProblemException(Problem.invalid(List.of(new FieldError(parameter, message))));
+    }
+
+    private static ProblemException notFound() {
+        return new ProblemException(Problem.of(404, "order-not-found", "Order not found", "There is no such order among yours."));
+    }
+}

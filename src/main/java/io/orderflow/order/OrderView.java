@@ -1,0 +1,23 @@
+package io.orderflow.order;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.lifecycle.OrderStatus;
+
+/** An order as the API shows it to one caller; {@code history} only on {@code GET /orders/{id}}. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record OrderView(UUID id, long orderNumber, OrderStatus status, String currency, String totalAmount,
+        List<Item> items, long version, Instant createdAt, Instant updatedAt, List<OrderEvent> allowedActions,
+        List<Step> history) {
+
+    public record Item(String sku, int quantity, String unitPrice) {
+    }
+
+    public record Step(OrderStatus from, OrderStatus to, String event, Instant at) {
+    }
+}

@@ -1,0 +1,59 @@
+package io.orderflow.order;
+
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.orderflow.lifecycle.Lifecycle;
+import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.security.Caller;
+
+/** Renders orders for a caller, with the actions that the order's state and the caller's role allow. */
+@ApplicationScoped
+public class OrderViews {
+
+    private final Lifecycle lifecycle;
+
+    public OrderViews(Lifecycle lifecycle) {
+        this.lifecycle = lifecycle;
+    }
+
+    /** The order as it is now; with its history when {@code withHistory}. */
+    public OrderView current(Order order, Caller caller, boolean withHistory) {
+        List<OrderView.Step> history = withHistory
+                ? order.history.stream().map(t -> new OrderView.Step(t.from, t.to, t.event, t.at)).toList()
+                : null;
+        return view(order, order.status, order.version, order.updatedAt, caller, history);
+    }
+
+    /**
+     * The order exactly as the request that created it was answered, whatever happened since:
+     * what a replay of that request must return.
+     */
+    public OrderView asCreated(Order order, Caller caller) {
+        return view(order, OrderStatus.CREATED, 0, order.createdAt, caller, null);
+    }
+
+    /** Owners pay and cancel their orders; staff ship, deliver and cancel any order. */
+    public static boolean mayRequest(Caller caller, String owner, OrderEvent event) {
+        return switch (event) {
+            case PAY -> caller.name().equals(owner);
+            case CANCEL -> caller.staff() || caller.name().equals(owner);
+            case SHIP, DELIVER -> caller.staff();
+        };
+    }
+
+    private OrderView view(Order order, OrderStatus status, long version, Instant updatedAt, Caller caller,
+            List<OrderView.Step> history) {
+        List<OrderEvent> allowed = lifecycle.eventsFrom(status).stream()
+                .filter(event -> mayRequest(caller, order.customer, event))
+                .toList();
+        List<OrderView.Item> items = order.items.stream()
+                .map(line -> new OrderView.Item(line.sku, line.quantity, Money.format(line.unitPrice, order.currency)))
+                .toList();
+        return new OrderView(order.id, order.orderNumber, status, order.currency,
+                Money.format(order.totalAmount, order.currency), items, version, order.createdAt, updatedAt, allowed, history);
+    }
+}

@@ -1,0 +1,177 @@
+package io.orderflow.shared.problem;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import io.vertx.core.VertxException;
+
+/**
+ * Turns every failure into an RFC 9457 problem answer. Nothing internal (stack traces, SQL,
+ * class names) reaches a client; unexpected failures are logged with an id the client sees.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private final ObjectMapper json;
+
+    public ProblemMappers(ObjectMapper json) {
+        this.json = json;
+    }
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e) {
+        Response.ResponseBuilder answer = builder(e.problem());
+        if (e.retryAfter() != null) {
+            answer.header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000));
+        }
+        return answer.build();
+    }
+
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e) {
+        return respond(badJson(e));
+    }
+
+    @ServerExceptionMapper
+    public Response unauthenticated(UnauthorizedException e) {
+        return unauthorized();
+    }
+
+    @ServerExceptionMapper
+    public Response badCredentials(AuthenticationFailedException e) {
+        return unauthorized();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return respond(Problem.of(403, "forbidden", "Forbidden", "Your role may not do this."));
+    }
+
+    @ServerExceptionMapper
+    public Response http(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return unexpected(e);
+        }
+        if (e.getCause() instanceof JsonProcessingException cause) {
+            return respond(badJson(cause));
+        }
+        Problem problem = switch (status) {
+            case 400 -> Problem.of(400, "bad-request", "Bad request", "The request could not be understood.");
+            case 404 -> Problem.of(404, "not-found", "Not found", "There is nothing at this address.");
+            case 405 -> Problem.of(405, "method-not-allowed", "Method not allowed", "This address does not take that method.");
+            case 406 -> Problem.of(406, "not-acceptable", "Not acceptable", "This address answers in application/json only.");
+            case 413 -> Problem.of(413, "payload-too-large", "Payload too large", "The request body is larger than 1 MiB.");
+            case 415 -> Problem.of(415, "unsupported-media-type", "Unsupported media type", "Send the body as application/json.");
+            default -> Problem.of(status, "http-" + status, Response.Status.fromStatusCode(status) == null
+                    ? "Client error" : Response.Status.fromStatusCode(status).getReasonPhrase(), "The request was refused.");
+        };
+        Response.ResponseBuilder answer = builder(problem);
+        if (status == 405) {
+            answer.header(HttpHeaders.ALLOW, e.getResponse().getHeaderString(HttpHeaders.ALLOW));
+        }
+        return answer.build();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        if (isUnavailable(e)) {
+            LOG.warnf("A backing service failed: %s", e.toString());
+            return builder(Problem.of(503, "service-unavailable", "Service unavailable",
+                    "A backing service is not answering; try again shortly. Nothing was changed."))
+                    .header("Retry-After", 1).build();
+        }
+        String incident = UUID.randomUUID().toString();
+        LOG.errorf(e, "Unexpected failure, incident %s", incident);
+        return respond(Problem.of(500, "internal-error", "Internal error",
+                "The request failed unexpectedly; quote incident " + incident + " when reporting it.")
+                .with("incident", incident));
+    }
+
+    private Response unauthorized() {
+        return builder(Problem.of(401, "unauthorized", "Unauthorized", "Sign in with HTTP Basic credentials."))
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"orders\"").build();
+    }
+
+    private static Problem badJson(JsonProcessingException e) {
+        if (e instanceof StreamConstraintsException) {
+            return Problem.of(400, "malformed-json", "Malformed JSON", "The JSON body is nested too deeply or is too large.");
+        }
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            String field = path(mapping.getPath());
+            String message;
+            if (e instanceof UnrecognizedPropertyException) {
+                message = "is not a known field";
+            } else if (e instanceof InvalidFormatException || e instanceof MismatchedInputException) {
+                message = "has the wrong type or format";
+            } else {
+                message = "is not valid";
+            }
+            return Problem.invalid(List.of(new FieldError(field, message)));
+        }
+        if (e instanceof MismatchedInputException) {
+            return Problem.of(400, "malformed-json", "Malformed JSON", "The body must be a JSON object.");
+        }
+        return Problem.of(400, "malformed-json", "Malformed JSON", "The body is not well-formed JSON.");
+    }
+
+    private static String path(List<JsonMappingException.Reference> references) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference reference : references) {
+            if (reference.getFieldName() != null) {
+                if (!path.isEmpty()) {
+                    path.append('.');
+                }
+                path.append(reference.getFieldName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static boolean isUnavailable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException || t instanceof VertxException || t instanceof java.net.ConnectException
+                    || t instanceof jakarta.persistence.PersistenceException || t instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Response respond(Problem problem) {
+        return builder(problem).build();
+    }
+
+    private Response.ResponseBuilder builder(Problem problem) {
+        try {
+            return Response.status(problem.status())
+                    .type(Problem.MEDIA_TYPE)
+                    .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                    .entity(json.writeValueAsBytes(problem));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A problem detail always serialises", e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.orderflow.shared.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.orderflow.shared.Hashing;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * A Lua script from {@code src/main/resources/redis}, read once and run by its SHA-1 with EVALSHA.
+ * Redis forgets its script cache on restart, failover or SCRIPT FLUSH; then the script is sent once
+ * more with EVAL, which also caches it again.
+ */
+public final class RedisScript {
+
+    private final String name;
+    private final String source;
+    private final String sha1;
+
+    private RedisScript(String name, String source) {
+        this.name = name;
+        this.source = source;
+        this.sha1 = Hashing.sha1Hex(source);
+    }
+
+    public static RedisScript load(String name) {
+        String resource = "redis/" + name + ".lua";
+        try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("Missing Redis script " + resource);
+            }
+            return new RedisScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Response run(RedisDataSource redis, List<String> keys, Object... args) {
+        try {
+            return redis.execute("EVALSHA", arguments(sha1, keys, args));
+        } catch (RuntimeException e) {
+            if (!isNoScript(e)) {
+                throw e;
+            }
+            return redis.execute("EVAL", arguments(source, keys, args));
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    private static String[] arguments(String script, List<String> keys, Object[] args) {
+        List<String> all = new ArrayList<>(2 + keys.size() + args.length);
+        all.add(script);
+        all.add(Integer.toString(keys.size()));
+        all.addAll(keys);
+        for (Object arg : args) {
+            all.add(String.valueOf(arg));
+        }
+        return all.toArray(String[]::new);
+    }
+
+    /** The blocking client wraps Vert.x's error, which is a Throwable but no RuntimeException: walk the chain. */
+    private static boolean isNoScript(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,19 @@
+package io.orderflow.shared.security;
+
+import io.quarkus.security.identity.SecurityIdentity;
+
+/** The authenticated principal a request acts for. */
+public record Caller(String name, boolean staff) {
+
+    public static final String STAFF = "staff";
+    public static final String CUSTOMER = "customer";
+
+    public static Caller of(SecurityIdentity identity) {
+        return new Caller(identity.getPrincipal().getName(), identity.hasRole(STAFF));
+    }
+
+    /** Customers see only their own orders; staff see every order. */
+    public boolean maySee(String owner) {
+        return staff || name.equals(owner);
+    }
+}

@@ -1,0 +1,127 @@
+package io.orderflow.token;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.shared.Hashing;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.redis.RedisKeys;
+import io.orderflow.shared.redis.RedisScript;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * One-time order tokens, kept in Redis under the customer's hash tag. Only a token's SHA-256 is
+ * stored anywhere; a token is looked up under the caller's own tag, so another customer's token
+ * is simply unknown to a caller and is never touched by their attempt.
+ */
+@ApplicationScoped
+public class OrderTokens {
+
+    private static final RedisScript ISSUE = RedisScript.load("token-issue");
+    private static final RedisScript CLAIM = RedisScript.load("token-claim");
+    private static final RedisScript COMPLETE = RedisScript.load("token-complete");
+    private static final RedisScript RELEASE = RedisScript.load("token-release");
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
+
+    private final SecureRandom random = new SecureRandom();
+    private final RedisDataSource redis;
+    private final RedisKeys keys;
+    private final TokenConfig config;
+    private final MeterRegistry metrics;
+
+    public OrderTokens(RedisDataSource redis, RedisKeys keys, TokenConfig config, MeterRegistry metrics) {
+        this.redis = redis;
+        this.keys = keys;
+        this.config = config;
+        this.metrics = metrics;
+    }
+
+    public IssuedToken issue(String customer) {
+        byte[] secret = new byte[32];
+        random.nextBytes(secret);
+        String token = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        String hash = hash(token);
+        Response answer = ISSUE.run(redis, List.of(outstandingKey(customer), tokenKey(customer, hash)),
+                hash, config.ttl().toMillis(), config.maxOutstanding());
+        if ("capped".equals(answer.get(0).toString())) {
+            metrics.counter("orders.tokens.rejected", "reason", "too-many-outstanding").increment();
+            throw new ProblemException(Problem.of(429, "too-many-tokens", "Too many order tokens",
+                    "You hold " + config.maxOutstanding() + " unused order tokens; use one or wait until one expires."),
+                    Duration.ofMillis(answer.get(1).toLong()));
+        }
+        metrics.counter("orders.tokens.issued").increment();
+        return new IssuedToken(token, Instant.ofEpochMilli(answer.get(1).toLong()), config.ttl().toSeconds());
+    }
+
+    /**
+     * Consumes a token for a request, atomically. While another request holds the token this waits
+     * for it, up to {@code orders.tokens.in-flight-wait}, then answers 409 {@code order-token-in-use}.
+     */
+    public TokenClaim claim(String customer, String token, String fingerprint) {
+        String hash = hash(token);
+        String claimId = UUID.randomUUID().toString();
+        long deadline = System.nanoTime() + config.inFlightWait().toNanos();
+        while (true) {
+            Response answer = CLAIM.run(redis, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis());
+            switch (answer.get(0).toString()) {
+                case "claimed":
+                    return new TokenClaim(TokenClaim.Outcome.CLAIMED, customer, hash, claimId, null, fingerprint);
+                case "consumed":
+                    return new TokenClaim(TokenClaim.Outcome.CONSUMED, customer, hash, null,
+                            UUID.fromString(answer.get(1).toString()), answer.get(2).toString());
+                case "unknown":
+                    return new TokenClaim(TokenClaim.Outcome.UNKNOWN, customer, hash, null, null, null);
+                default: // in-use
+                    if (System.nanoTime() >= deadline) {
+                        metrics.counter("orders.tokens.rejected", "reason", "in-use").increment();
+                        throw new ProblemException(Problem.of(409, "order-token-in-use", "Order token in use",
+                                "Another request is creating an order with this token; retry shortly to get its result."),
+                                Duration.ofMillis(Math.min(answer.get(1).toLong(), 1000)));
+                    }
+                    pause();
+            }
+        }
+    }
+
+    /** Marks a claimed token as used by an order; a retry of the same request will be answered with it. */
+    public void complete(TokenClaim claim, UUID orderId, String orderFingerprint) {
+        COMPLETE.run(redis, List.of(tokenKey(claim.customer(), claim.tokenHash()), outstandingKey(claim.customer())),
+                claim.claimId(), orderId, orderFingerprint, config.ttl().toMillis(), claim.tokenHash());
+        metrics.counter("orders.tokens.consumed").increment();
+    }
+
+    /** Gives a claimed token back after its request failed before an order existed. */
+    public void release(TokenClaim claim) {
+        RELEASE.run(redis, List.of(tokenKey(claim.customer(), claim.tokenHash())), claim.claimId());
+    }
+
+    public static String hash(String token) {
+        return Hashing.sha256Hex(token);
+    }
+
+    public String tokenKey(String customer, String tokenHash) {
+        return keys.ofPrincipal(customer, "token:" + tokenHash);
+    }
+
+    private String outstandingKey(String customer) {
+        return keys.ofPrincipal(customer, "tokens-outstanding");
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(POLL_INTERVAL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for an order token", e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.orderflow.token;
+
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import io.orderflow.shared.security.Caller;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+
+@Path("/orders/token")
+@Authenticated
+public class TokenResource {
+
+    private final OrderTokens tokens;
+    private final SecurityIdentity identity;
+
+    public TokenResource(OrderTokens tokens, SecurityIdentity identity) {
+        this.tokens = tokens;
+        this.identity = identity;
+    }
+
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Issue a one-time order token for POST /orders")
+    public Response issue() {
+        return Response.status(Response.Status.CREATED)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .entity(tokens.issue(Caller.of(identity).name()))
+                .build();
+    }
+}

@@ -1,0 +1,33 @@
+package io.orderflow.support;
+
+import static io.restassured.RestAssured.given;
+
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+
+/** Requests as the demo users of the test profile: alice and bob (customers), ops (staff). */
+public final class Api {
+
+    public static final String ORDER = """
+            {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2,"unitPrice":"12.50"}]}""";
+
+    private Api() {
+    }
+
+    public static RequestSpecification as(String user) {
+        return given().auth().preemptive().basic(user, user).accept(ContentType.JSON);
+    }
+
+    public static String newToken(String user) {
+        return as(user).post("/orders/token").then().statusCode(201).extract().path("token");
+    }
+
+    /** POST /orders with a token and a JSON body. */
+    public static io.restassured.response.Response placeOrder(String user, String token, String body) {
+        RequestSpecification request = as(user).contentType(ContentType.JSON).body(body);
+        if (token != null) {
+            request.header("Order-Token", token);
+        }
+        return request.post("/orders");
+    }
+}
