@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Starts the README's run command (./mvnw quarkus:dev) and waits until /q/health/ready says UP.
+# Usage: ops/dev-smoke.sh [seconds, default 60]
+# It uses a schema and key prefix of its own on the local servers and removes both afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+limit=${1:-60}
+run=smoke_$(date +%s)_$$
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+log=$(mktemp)
+
+export QUARKUS_HTTP_PORT=$port
+export QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$run"
+export QUARKUS_FLYWAY_SCHEMAS=$run
+export ORDERS_REDIS_KEY_PREFIX="$run:"
+
+start=$(date +%s)
+setsid ./mvnw -B quarkus:dev -Ddebug=false -Dquarkus.console.enabled=false >"$log" 2>&1 &
+pid=$!
+
+cleanup() {
+  kill -- -"$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  psql -h 127.0.0.1 -U root -d test -qc "DROP SCHEMA IF EXISTS $run CASCADE" >/dev/null 2>&1 || true
+  redis-cli -h 127.0.0.1 --scan --pattern "$run:*" | xargs -r redis-cli -h 127.0.0.1 del >/dev/null || true
+  rm -f "$log"
+}
+trap cleanup EXIT
+
+while true; do
+  elapsed=$(( $(date +%s) - start ))
+  status=$(curl -s -o /tmp/ready.$$ -w '%{http_code}' "http://127.0.0.1:$port/q/health/ready" || true)
+  if [ "$status" = 200 ] && grep -q '"UP"' /tmp/ready.$$; then
+    echo "dev mode ready: /q/health/ready UP after ${elapsed}s"
+    cat /tmp/ready.$$; echo
+    rm -f /tmp/ready.$$
+    exit 0
+  fi
+  if [ "$status" = 500 ] || grep -q "Failed to start" "$log"; then
+    echo "dev mode failed to start:" >&2; tail -n 40 "$log" >&2; exit 1
+  fi
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "dev mode exited:" >&2; tail -n 40 "$log" >&2; exit 1
+  fi
+  if [ "$elapsed" -ge "$limit" ]; then
+    echo "dev mode not ready after ${limit}s:" >&2; tail -n 40 "$log" >&2; exit 1
+  fi
+  sleep 1
+done

@@ -1,0 +1,42 @@
+package io.orderflow.order;
+
+import static io.orderflow.support.Api.newToken;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.hasKey;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+@WithTestResource(TestServers.class)
+class OperationsTest {
+
+    @Test
+    void readinessChecksPostgresqlAndRedis() {
+        given().get("/q/health/ready").then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItems("Database connections health check", "Redis connection health check"));
+    }
+
+    @Test
+    void metricsCountTokens() {
+        newToken("alice");
+        given().get("/q/metrics").then()
+                .statusCode(200)
+                .body(containsString("orders_tokens_issued_total"));
+    }
+
+    @Test
+    void theApiIsDescribed() {
+        given().get("/q/openapi?format=json").then()
+                .statusCode(200)
+                .body("paths", hasKey("/orders/token"));
+    }
+}

@@ -1,0 +1,46 @@
+package io.orderflow.support;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+import io.orderflow.shared.Hashing;
+
+/** Looks at this run's order rows directly, to count what really happened. */
+public final class Orders {
+
+    private Orders() {
+    }
+
+    public static int countForToken(String token) {
+        return count("SELECT count(*) FROM orders WHERE token_hash = ?", Hashing.sha256Hex(token));
+    }
+
+    public static int countAll() {
+        return count("SELECT count(*) FROM orders");
+    }
+
+    /** Runs SQL in this run's schema, e.g. to make the database fail on purpose. */
+    public static void execute(String sql) {
+        try (Connection connection = TestServers.connect()) {
+            connection.createStatement().execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int count(String sql, String... parameters) {
+        try (Connection connection = TestServers.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setString(i + 1, parameters[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
