@@ -1,10 +1,13 @@
 package io.orderflow.order;
 
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.orderflow.lifecycle.Actor;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
@@ -36,20 +39,26 @@ public class OrderViews {
         return view(order, OrderStatus.CREATED, 0, order.createdAt, caller, null);
     }
 
-    /** Owners pay and cancel their orders; staff ship, deliver and cancel any order. */
-    public static boolean mayRequest(Caller caller, String owner, OrderEvent event) {
-        return switch (event) {
-            case PAY -> caller.name().equals(owner);
-            case CANCEL -> caller.staff() || caller.name().equals(owner);
-            case SHIP, DELIVER -> caller.staff();
-        };
+    /** In what capacities the caller acts on an order of {@code owner}. */
+    public static Set<Actor> actors(Caller caller, String owner) {
+        Set<Actor> actors = EnumSet.noneOf(Actor.class);
+        if (caller.name().equals(owner)) {
+            actors.add(Actor.OWNER);
+        }
+        if (caller.staff()) {
+            actors.add(Actor.STAFF);
+        }
+        return actors;
+    }
+
+    /** The actions the order's state and the caller's capacity allow. */
+    public List<OrderEvent> allowedActions(OrderStatus status, Caller caller, String owner) {
+        return lifecycle.allowedActions(status, actors(caller, owner));
     }
 
     private OrderView view(Order order, OrderStatus status, long version, Instant updatedAt, Caller caller,
             List<OrderView.Step> history) {
-        List<OrderEvent> allowed = lifecycle.eventsFrom(status).stream()
-                .filter(event -> mayRequest(caller, order.customer, event))
-                .toList();
+        List<OrderEvent> allowed = allowedActions(status, caller, order.customer);
         List<OrderView.Item> items = order.items.stream()
                 .map(line -> new OrderView.Item(line.sku, line.quantity, Money.format(line.unitPrice, order.currency)))
                 .toList();

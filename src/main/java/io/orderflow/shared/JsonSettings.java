@@ -2,6 +2,7 @@ package io.orderflow.shared;
 
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,10 +25,11 @@ public class JsonSettings implements ObjectMapperCustomizer {
     @Override
     public void customize(ObjectMapper mapper) {
         mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
+        // A repeated member is ambiguous ({"currency":"USD","currency":"CNY"}): refuse it, never pick one.
+        mapper.getFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
                 DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
-                DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
-                DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+                DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
         mapper.coercionConfigFor(LogicalType.Integer)
                 .setCoercion(CoercionInputShape.String, CoercionAction.Fail)

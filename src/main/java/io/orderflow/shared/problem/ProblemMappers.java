@@ -52,6 +52,12 @@ public class ProblemMappers {
         return respond(badJson(e));
     }
 
+    /** Takes precedence over quarkus-rest-jackson's own answer to this exception, which is no problem detail. */
+    @ServerExceptionMapper
+    public Response mistypedJson(MismatchedInputException e) {
+        return respond(badJson(e));
+    }
+
     @ServerExceptionMapper
     public Response unauthenticated(UnauthorizedException e) {
         return unauthorized();
