@@ -102,7 +102,8 @@ public class Lifecycle {
         return List.copyOf(table.get(actors).get(from).keySet());
     }
 
-    private static StateMachineFactory<OrderStatus, OrderEvent> definition() {
+    /** The definition itself; package-private so a test can compare the table with fresh machines. */
+    static StateMachineFactory<OrderStatus, OrderEvent> definition() {
         Guard<OrderStatus, OrderEvent> owner = by(Actor.OWNER);
         Guard<OrderStatus, OrderEvent> staff = by(Actor.STAFF);
         Guard<OrderStatus, OrderEvent> ownerOrStaff = context -> owner.evaluate(context) || staff.evaluate(context);
@@ -151,7 +152,7 @@ public class Lifecycle {
         return Collections.unmodifiableMap(transitions);
     }
 
-    private static OrderStatus fire(StateMachineFactory<OrderStatus, OrderEvent> definition, OrderStatus from, OrderEvent event,
+    static OrderStatus fire(StateMachineFactory<OrderStatus, OrderEvent> definition, OrderStatus from, OrderEvent event,
             Set<Actor> actors) {
         StateMachine<OrderStatus, OrderEvent> machine = definition.getStateMachine();
         machine.getStateMachineAccessor().doWithAllRegions(region -> region

@@ -1,5 +1,7 @@
 package io.orderflow.order;
 
+import java.util.Locale;
+
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -14,6 +16,7 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -27,10 +30,12 @@ public class OrderResource {
     public static final String REPLAYED = "Idempotent-Replayed";
 
     private final OrderService orders;
+    private final OrderTransitions transitions;
     private final SecurityIdentity identity;
 
-    public OrderResource(OrderService orders, SecurityIdentity identity) {
+    public OrderResource(OrderService orders, OrderTransitions transitions, SecurityIdentity identity) {
         this.orders = orders;
+        this.transitions = transitions;
         this.identity = identity;
     }
 
@@ -44,6 +49,20 @@ public class OrderResource {
                 .header("Location", "/orders/" + creation.order().id())
                 .entity(creation.order());
         if (creation.replayed()) {
+            answer.header(REPLAYED, "true");
+        }
+        return answer.build();
+    }
+
+    @POST
+    @Path("{id}/{action:pay|ship|deliver|cancel}")
+    @Operation(summary = "Pay, ship, deliver or cancel an order; a transition that already happened answers as success")
+    public Response transition(@RestPath String id, @RestPath String action,
+            @RestHeader("Idempotency-Key") String idempotencyKey) {
+        OrderTransitions.Outcome outcome = transitions.apply(Caller.of(identity), OrderService.parseId(id)
+                .orElseThrow(OrderService::notFound), OrderEvent.valueOf(action.toUpperCase(Locale.ROOT)), idempotencyKey);
+        Response.ResponseBuilder answer = Response.ok(outcome.order());
+        if (outcome.replayed()) {
             answer.header(REPLAYED, "true");
         }
         return answer.build();

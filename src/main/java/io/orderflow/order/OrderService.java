@@ -118,7 +118,7 @@ public class OrderService {
         return new Creation(order.view(), true);
     }
 
-    private static Optional<UUID> parseId(String id) {
+    static Optional<UUID> parseId(String id) {
         try {
             return Optional.of(UUID.fromString(id));
         } catch (IllegalArgumentException e) {
@@ -165,7 +165,7 @@ public class OrderService {
         return new ProblemException(Problem.invalid(List.of(new FieldError(parameter, message))));
     }
 
-    private static ProblemException notFound() {
+    static ProblemException notFound() {
         return new ProblemException(Problem.of(404, "order-not-found", "Order not found", "There is no such order among yours."));
     }
 }

@@ -11,18 +11,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Orders;
+import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -38,7 +33,7 @@ class ConcurrentOrderCreationTest {
     URL orders;
 
     @Test
-    void sixtyFourConcurrentSubmissionsOfOneTokenCreateOneOrder() throws Exception {
+    void sixtyFourConcurrentSubmissionsOfOneTokenCreateOneOrder() {
         String token = newToken("alice");
         List<HttpResponse<String>> answers = submitAtOnce(token, ORDER, REQUESTS);
 
@@ -57,7 +52,7 @@ class ConcurrentOrderCreationTest {
         });
     }
 
-    private List<HttpResponse<String>> submitAtOnce(String token, String body, int count) throws Exception {
+    private List<HttpResponse<String>> submitAtOnce(String token, String body, int count) {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(orders.toString()))
                 .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("alice:alice".getBytes(StandardCharsets.UTF_8)))
@@ -66,25 +61,6 @@ class ConcurrentOrderCreationTest {
                 .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
-        ExecutorService pool = Executors.newFixedThreadPool(count);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<HttpResponse<String>>> pending = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                Callable<HttpResponse<String>> call = () -> {
-                    start.await();
-                    return client.send(request, HttpResponse.BodyHandlers.ofString());
-                };
-                pending.add(pool.submit(call));
-            }
-            start.countDown();
-            List<HttpResponse<String>> answers = new ArrayList<>();
-            for (Future<HttpResponse<String>> answer : pending) {
-                answers.add(answer.get());
-            }
-            return answers;
-        } finally {
-            pool.shutdownNow();
-        }
+        return Parallel.run(count, () -> client.send(request, HttpResponse.BodyHandlers.ofString()));
     }
 }

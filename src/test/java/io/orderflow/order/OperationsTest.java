@@ -1,5 +1,7 @@
 package io.orderflow.order;
 
+import static io.orderflow.support.Api.act;
+import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.Api.newToken;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -31,6 +33,19 @@ class OperationsTest {
         given().get("/q/metrics").then()
                 .statusCode(200)
                 .body(containsString("orders_tokens_issued_total"));
+    }
+
+    @Test
+    void metricsCountTransitionsByEventAndOutcome() {
+        String id = newOrder("alice");
+        act("alice", id, "cancel").then().statusCode(200);
+        act("alice", id, "cancel").then().statusCode(200);
+        act("alice", id, "pay").then().statusCode(409);
+        given().get("/q/metrics").then()
+                .statusCode(200)
+                .body(containsString("orders_transitions_total{event=\"cancel\",outcome=\"applied\"}"))
+                .body(containsString("orders_transitions_total{event=\"cancel\",outcome=\"repeated\"}"))
+                .body(containsString("orders_transitions_total{event=\"pay\",outcome=\"rejected\"}"));
     }
 
     @Test

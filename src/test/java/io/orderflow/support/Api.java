@@ -2,7 +2,10 @@ package io.orderflow.support;
 
 import static io.restassured.RestAssured.given;
 
+import java.util.UUID;
+
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
 /** Requests as the demo users of the test profile: alice and bob (customers), ops (staff). */
@@ -22,8 +25,18 @@ public final class Api {
         return as(user).post("/orders/token").then().statusCode(201).extract().path("token");
     }
 
+    /** A new order of {@code user}, in state created; returns its id. */
+    public static String newOrder(String user) {
+        return placeOrder(user, newToken(user), ORDER).then().statusCode(201).extract().path("id");
+    }
+
+    /** POST /orders/{id}/{action} (pay, ship, deliver, cancel), each call with a fresh Idempotency-Key. */
+    public static Response act(String user, String id, String action) {
+        return as(user).header("Idempotency-Key", UUID.randomUUID().toString()).post("/orders/{id}/{action}", id, action);
+    }
+
     /** POST /orders with a token and a JSON body. */
-    public static io.restassured.response.Response placeOrder(String user, String token, String body) {
+    public static Response placeOrder(String user, String token, String body) {
         RequestSpecification request = as(user).contentType(ContentType.JSON).body(body);
         if (token != null) {
             request.header("Order-Token", token);
