@@ -1,6 +1,6 @@
 package io.orderflow.order;
 
-import java.util.Locale;
+import java.util.UUID;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -16,7 +16,10 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.idempotency.IdempotencyKeyRequired;
+import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -27,7 +30,6 @@ import io.quarkus.security.identity.SecurityIdentity;
 public class OrderResource {
 
     public static final String ORDER_TOKEN = "Order-Token";
-    public static final String REPLAYED = "Idempotent-Replayed";
 
     private final OrderService orders;
     private final OrderTransitions transitions;
@@ -49,21 +51,47 @@ public class OrderResource {
                 .header("Location", "/orders/" + creation.order().id())
                 .entity(creation.order());
         if (creation.replayed()) {
-            answer.header(REPLAYED, "true");
+            answer.header(Headers.REPLAYED, "true");
         }
         return answer.build();
     }
 
     @POST
-    @Path("{id}/{action:pay|ship|deliver|cancel}")
-    @Operation(summary = "Pay, ship, deliver or cancel an order; a transition that already happened answers as success")
-    public Response transition(@RestPath String id, @RestPath String action,
-            @RestHeader("Idempotency-Key") String idempotencyKey) {
-        OrderTransitions.Outcome outcome = transitions.apply(Caller.of(identity), OrderService.parseId(id)
-                .orElseThrow(OrderService::notFound), OrderEvent.valueOf(action.toUpperCase(Locale.ROOT)), idempotencyKey);
+    @Path("{id}/pay")
+    @IdempotencyKeyRequired
+    @Operation(summary = "Pay an order; needs an Idempotency-Key")
+    public Response pay(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+        return transition(id, OrderEvent.PAY, key);
+    }
+
+    @POST
+    @Path("{id}/ship")
+    @Operation(summary = "Ship a paid order (staff)")
+    public Response ship(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+        return transition(id, OrderEvent.SHIP, key);
+    }
+
+    @POST
+    @Path("{id}/deliver")
+    @Operation(summary = "Mark a shipped order delivered (staff)")
+    public Response deliver(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+        return transition(id, OrderEvent.DELIVER, key);
+    }
+
+    @POST
+    @Path("{id}/cancel")
+    @Operation(summary = "Cancel a created or paid order")
+    public Response cancel(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+        return transition(id, OrderEvent.CANCEL, key);
+    }
+
+    /** A transition that already happened answers 200 with the order as it is now, marked as a replay. */
+    private Response transition(String id, OrderEvent event, String commandId) {
+        UUID orderId = OrderService.parseId(id).orElseThrow(OrderService::notFound);
+        OrderTransitions.Outcome outcome = transitions.apply(Caller.of(identity), orderId, event, commandId);
         Response.ResponseBuilder answer = Response.ok(outcome.order());
         if (outcome.replayed()) {
-            answer.header(REPLAYED, "true");
+            answer.header(Headers.REPLAYED, "true");
         }
         return answer.build();
     }

@@ -1,6 +1,7 @@
 package io.orderflow.order;
 
 import static io.orderflow.support.Api.act;
+import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.Api.newToken;
 import static io.restassured.RestAssured.given;
@@ -8,6 +9,8 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasKey;
+
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +49,19 @@ class OperationsTest {
                 .body(containsString("orders_transitions_total{event=\"cancel\",outcome=\"applied\"}"))
                 .body(containsString("orders_transitions_total{event=\"cancel\",outcome=\"repeated\"}"))
                 .body(containsString("orders_transitions_total{event=\"pay\",outcome=\"rejected\"}"));
+    }
+
+    @Test
+    void metricsCountIdempotencyKeysByOutcome() {
+        String key = UUID.randomUUID().toString();
+        as("alice").header("Idempotency-Key", key).post("/orders/token").then().statusCode(201);
+        as("alice").header("Idempotency-Key", key).post("/orders/token").then().statusCode(201);
+        as("alice").header("Idempotency-Key", key).contentType("application/json").body("{}").post("/orders/token").then().statusCode(422);
+        given().get("/q/metrics").then()
+                .statusCode(200)
+                .body(containsString("orders_idempotency_requests_total{outcome=\"claimed\"}"))
+                .body(containsString("orders_idempotency_requests_total{outcome=\"replay\"}"))
+                .body(containsString("orders_idempotency_requests_total{outcome=\"mismatch\"}"));
     }
 
     @Test

@@ -1,0 +1,13 @@
+package io.orderflow.idempotency;
+
+/** What claiming an Idempotency-Key found; {@code CLAIMED} and {@code TAKEN_OVER} make this request its holder. */
+public record KeyClaim(Outcome outcome, String recordKey, String claimId, StoredAnswer answer) {
+
+    public enum Outcome {
+        CLAIMED, TAKEN_OVER, IN_USE, MISMATCH, REPLAY;
+
+        public boolean holds() {
+            return this == CLAIMED || this == TAKEN_OVER;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.orderflow.idempotency;
+
+import static io.orderflow.support.Api.as;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+
+/** A holder that dies, or outlives its lease, never blocks a key for good nor overwrites its successor. */
+@QuarkusTest
+@TestProfile(IdempotencyLeaseTest.ShortLease.class)
+@WithTestResource(TestServers.class)
+class IdempotencyLeaseTest {
+
+    public static class ShortLease implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("orders.idempotency.lease", "1S");
+        }
+    }
+
+    private static final String PATH = "/orders/token";
+
+    @Inject
+    IdempotencyStore store;
+
+    @Test
+    void aDeadHoldersKeyIsFreeOnceItsLeaseRunsOut() {
+        String key = UUID.randomUUID().toString();
+        // A request that claimed the key and died before answering.
+        KeyClaim dead = store.claim("alice", "POST", PATH, key, RequestFingerprint.of("POST", PATH, new byte[0]));
+        assertThat(dead.outcome()).isEqualTo(KeyClaim.Outcome.CLAIMED);
+
+        issueToken(key).then()
+                .statusCode(409)
+                .header("Retry-After", "1")
+                .body("code", equalTo("idempotency-key-in-use"));
+
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> issueToken(key).statusCode() == 201);
+        issueToken(key).then().statusCode(201).header("Idempotent-Replayed", "true");
+        given().get("/q/metrics").then()
+                .body(containsString("orders_idempotency_requests_total{outcome=\"in-use\"}"))
+                .body(containsString("orders_idempotency_requests_total{outcome=\"taken-over\"}"));
+    }
+
+    @Test
+    void aSlowHolderCannotOverwriteItsSuccessorsAnswer() {
+        String key = UUID.randomUUID().toString();
+        KeyClaim slow = store.claim("alice", "POST", PATH, key, RequestFingerprint.of("POST", PATH, new byte[0]));
+        AtomicReference<Response> successor = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            successor.set(issueToken(key));
+            return successor.get().statusCode() == 201;
+        });
+
+        boolean overwritten = store.complete(slow, new StoredAnswer(201, Map.of(), "{\"token\":\"from the slow holder\"}"));
+        assertThat(overwritten).isFalse();
+        assertThat(store.release(slow)).isFalse();
+
+        issueToken(key).then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", "true")
+                .body("token", equalTo(successor.get().path("token")));
+    }
+
+    private static Response issueToken(String key) {
+        return as("alice").header("Idempotency-Key", key).post(PATH);
+    }
+}
