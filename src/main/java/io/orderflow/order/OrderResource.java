@@ -16,7 +16,6 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.shared.http.Headers;
@@ -54,14 +53,6 @@ public class OrderResource {
             answer.header(Headers.REPLAYED, "true");
         }
         return answer.build();
-    }
-
-    @POST
-    @Path("{id}/pay")
-    @IdempotencyKeyRequired
-    @Operation(summary = "Pay an order; needs an Idempotency-Key")
-    public Response pay(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
-        return transition(id, OrderEvent.PAY, key);
     }
 
     @POST

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 
 import org.hibernate.exception.ConstraintViolationException;
@@ -23,9 +24,11 @@ public class OrderStore {
     private static final String TOKEN_CONSTRAINT = "uq_orders_token_hash";
 
     private final OrderViews views;
+    private final Event<OrderStatusChanged> changes;
 
-    public OrderStore(OrderViews views) {
+    public OrderStore(OrderViews views, Event<OrderStatusChanged> changes) {
         this.views = views;
+        this.changes = changes;
     }
 
     /** A stored order as its creator sees it, with the fingerprint of the request that created it. */
@@ -60,6 +63,7 @@ public class OrderStore {
             }
             throw e;
         }
+        changes.fire(OrderStatusChanged.of(order, null, null));
         return views.asCreated(order, caller);
     }
 

@@ -1,12 +1,15 @@
 package io.orderflow.order;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
@@ -29,30 +32,44 @@ public class OrderTransitions {
 
     private final Lifecycle lifecycle;
     private final OrderViews views;
+    private final Event<OrderStatusChanged> changes;
     private final MeterRegistry metrics;
 
-    public OrderTransitions(Lifecycle lifecycle, OrderViews views, MeterRegistry metrics) {
+    public OrderTransitions(Lifecycle lifecycle, OrderViews views, Event<OrderStatusChanged> changes, MeterRegistry metrics) {
         this.lifecycle = lifecycle;
         this.views = views;
+        this.changes = changes;
         this.metrics = metrics;
+    }
+
+    /** What a caller about to fire an event needs to know of the order. */
+    public record Snapshot(UUID id, OrderStatus status, BigDecimal totalAmount, String currency) {
+    }
+
+    /**
+     * The order, if the caller may see it (else 404) and may ever fire the event (else 403); for
+     * work that must happen before the transition, such as charging for it.
+     */
+    @Transactional
+    public Snapshot check(Caller caller, UUID id, OrderEvent event) {
+        Order order = permitted(caller, Order.<Order>findByIdOptional(id), event);
+        return new Snapshot(order.id, order.status, order.totalAmount, order.currency);
     }
 
     /** The order after the event, and whether the event had happened before (a replay). */
     public record Outcome(OrderView order, boolean replayed) {
     }
 
+    /** Who placed the order. */
+    @Transactional
+    public String ownerOf(UUID id) {
+        return Order.<Order>findByIdOptional(id).orElseThrow(OrderService::notFound).customer;
+    }
+
     @Transactional
     public Outcome apply(Caller caller, UUID id, OrderEvent event, String commandId) {
         // The row lock makes the status read here the one the UPDATE below starts from.
-        Order order = Order.<Order>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE)
-                .filter(found -> caller.maySee(found.customer))
-                .orElseThrow(OrderService::notFound);
-        Set<Actor> actors = OrderViews.actors(caller, order.customer);
-        if (!lifecycle.permits(actors, event)) {
-            count(event, "forbidden");
-            throw new ProblemException(Problem.of(403, "forbidden", "Forbidden",
-                    "You may not " + event.wireName() + " this order."));
-        }
+        Order order = permitted(caller, Order.<Order>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE), event);
 
         OrderStatus from = order.status;
         OrderStatus to = lifecycle.targetOf(event);
@@ -71,6 +88,7 @@ public class OrderTransitions {
             step.persist();
             Order.getEntityManager().flush();
             Order.getEntityManager().refresh(order);
+            changes.fire(OrderStatusChanged.of(order, from, event));
             count(event, "applied");
             return new Outcome(views.current(order, caller, false), false);
         }
@@ -84,6 +102,17 @@ public class OrderTransitions {
                 "An order that is " + order.status.wireName() + " cannot be " + pastTense(event) + ".")
                 .with("currentStatus", order.status)
                 .with("allowedActions", allowed));
+    }
+
+    private Order permitted(Caller caller, Optional<Order> found, OrderEvent event) {
+        Order order = found.filter(candidate -> caller.maySee(candidate.customer)).orElseThrow(OrderService::notFound);
+        Set<Actor> actors = OrderViews.actors(caller, order.customer);
+        if (!lifecycle.permits(actors, event)) {
+            count(event, "forbidden");
+            throw new ProblemException(Problem.of(403, "forbidden", "Forbidden",
+                    "You may not " + event.wireName() + " this order."));
+        }
+        return order;
     }
 
     private void count(OrderEvent event, String outcome) {

@@ -28,7 +28,12 @@ public class RedisKeys {
 
     /** A key in the slot of one principal, whose name is hashed so that any name makes a valid tag. */
     public String ofPrincipal(String principal, String name) {
-        return prefix + "{p:" + Hashing.sha256Hex(principal).substring(0, 16) + "}:" + name;
+        return of("p:" + Hashing.sha256Hex(principal).substring(0, 16), name);
+    }
+
+    /** A key in the slot of the tag, for keys that belong to no principal (e.g. the order event stream). */
+    public String of(String tag, String name) {
+        return prefix + "{" + tag + "}:" + name;
     }
 
     public String prefix() {

@@ -44,7 +44,7 @@ public final class RedisScript {
         try {
             return redis.execute("EVALSHA", arguments(sha1, keys, args));
         } catch (RuntimeException e) {
-            if (!isNoScript(e)) {
+            if (!RedisErrors.mentions(e, "NOSCRIPT")) {
                 throw e;
             }
             return redis.execute("EVAL", arguments(source, keys, args));
@@ -64,15 +64,5 @@ public final class RedisScript {
             all.add(String.valueOf(arg));
         }
         return all.toArray(String[]::new);
-    }
-
-    /** The blocking client wraps Vert.x's error, which is a Throwable but no RuntimeException: walk the chain. */
-    private static boolean isNoScript(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT")) {
-                return true;
-            }
-        }
-        return false;
     }
 }

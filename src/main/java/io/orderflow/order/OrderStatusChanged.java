@@ -1,0 +1,21 @@
+package io.orderflow.order;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.UUID;
+
+import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.lifecycle.OrderStatus;
+
+/**
+ * Fired inside the transaction that created an order ({@code from} and {@code event} null) or moved
+ * it, so that observers can record follow-up work (refunds, shipments, order events) atomically with it.
+ */
+public record OrderStatusChanged(UUID orderId, String customer, OrderStatus from, OrderStatus to, OrderEvent event,
+        BigDecimal totalAmount, String currency, Instant at) {
+
+    static OrderStatusChanged of(Order order, OrderStatus from, OrderEvent event) {
+        return new OrderStatusChanged(order.id, order.customer, from, order.status, event, order.totalAmount, order.currency,
+                order.updatedAt);
+    }
+}

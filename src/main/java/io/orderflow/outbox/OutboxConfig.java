@@ -1,0 +1,34 @@
+package io.orderflow.outbox;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+@ConfigMapping(prefix = "orders.outbox")
+public interface OutboxConfig {
+
+    /** How often the relay looks for due messages ({@code off} stops it, e.g. for maintenance). */
+    @WithDefault("1S")
+    String pollInterval();
+
+    /** How many due messages one relay run takes. */
+    @WithDefault("50")
+    int batchSize();
+
+    /** Delay after the first failed attempt; it doubles with each further failure. */
+    @WithDefault("1S")
+    Duration baseDelay();
+
+    /** The longest delay between two attempts. */
+    @WithDefault("5M")
+    Duration maxDelay();
+
+    /** Attempts after which a message is dead-lettered. */
+    @WithDefault("10")
+    int maxAttempts();
+
+    /** How long a relay owns a message it took; a relay that died leaves it to another after this. */
+    @WithDefault("1M")
+    Duration lease();
+}

@@ -1,0 +1,56 @@
+package io.orderflow.outbox;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+/** Work to do after a commit, with its delivery attempts. */
+@Entity
+@Table(name = "outbox")
+public class OutboxMessage extends PanacheEntityBase {
+
+    public enum Status {
+        PENDING, DELIVERED, DEAD
+    }
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    public String kind;
+
+    @Column(name = "order_id")
+    public UUID orderId;
+
+    @Column(name = "idempotency_key")
+    public String idempotencyKey;
+
+    public String payload;
+
+    @Enumerated(EnumType.STRING)
+    public Status status;
+
+    public int attempts;
+
+    @Column(name = "next_attempt_at")
+    public Instant nextAttemptAt;
+
+    @Column(name = "last_error")
+    public String lastError;
+
+    @Column(name = "created_at")
+    public Instant createdAt;
+
+    @Column(name = "delivered_at")
+    public Instant deliveredAt;
+}

@@ -1,0 +1,57 @@
+package io.orderflow.payment;
+
+import java.util.UUID;
+
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestPath;
+
+import io.orderflow.idempotency.IdempotencyKeyRequired;
+import io.orderflow.idempotency.IdempotencyKeys;
+import io.orderflow.order.OrderTransitions;
+import io.orderflow.shared.http.Headers;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.security.Caller;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+
+@Path("/orders/{id}/pay")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class PaymentResource {
+
+    private final PaymentService payments;
+    private final SecurityIdentity identity;
+
+    public PaymentResource(PaymentService payments, SecurityIdentity identity) {
+        this.payments = payments;
+        this.identity = identity;
+    }
+
+    @POST
+    @IdempotencyKeyRequired
+    @Operation(summary = "Pay an order: charges the provider once, however often it is retried; needs an Idempotency-Key")
+    public Response pay(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+        OrderTransitions.Outcome outcome = payments.pay(Caller.of(identity), parse(id), key);
+        Response.ResponseBuilder answer = Response.ok(outcome.order());
+        if (outcome.replayed()) {
+            answer.header(Headers.REPLAYED, "true");
+        }
+        return answer.build();
+    }
+
+    private static UUID parse(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(Problem.of(404, "order-not-found", "Order not found", "There is no such order among yours."));
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.orderflow.warehouse;
+
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.persistence.EntityManager;
+
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxHandler;
+import io.orderflow.outbox.OutboxMessage;
+
+/**
+ * A shipped order asks the warehouse for a shipment: the request is written to the outbox in the
+ * transaction of paid -> shipped and delivered after commit, with the key {@code shipment:{orderId}},
+ * retried with persisted backoff across restarts until it succeeds or is dead-lettered.
+ */
+@ApplicationScoped
+public class Shipments implements OutboxHandler {
+
+    static final String KIND = "shipment";
+
+    private final Outbox outbox;
+    private final WarehouseClient warehouse;
+    private final EntityManager db;
+    private final ObjectMapper json;
+
+    public Shipments(Outbox outbox, @RestClient WarehouseClient warehouse, EntityManager db, ObjectMapper json) {
+        this.outbox = outbox;
+        this.warehouse = warehouse;
+        this.db = db;
+        this.json = json;
+    }
+
+    void queue(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
+        if (change.event() != OrderEvent.SHIP) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> lines = db.createNativeQuery("SELECT sku, quantity FROM order_items WHERE order_id = :id ORDER BY line_no")
+                .setParameter("id", change.orderId()).getResultList();
+        ShipmentRequest request = new ShipmentRequest(change.orderId(),
+                lines.stream().map(line -> new ShipmentRequest.Item((String) line[0], ((Number) line[1]).intValue())).toList());
+        outbox.enqueue(KIND, change.orderId(), "shipment:" + change.orderId(), request);
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    /** One attempt per outbox run; the outbox spaces the attempts out and survives restarts. */
+    @Override
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    public void deliver(OutboxMessage message) {
+        try {
+            warehouse.requestShipment(message.idempotencyKey, json.readValue(message.payload, ShipmentRequest.class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Unreadable shipment " + message.idempotencyKey, e);
+        }
+    }
+}
