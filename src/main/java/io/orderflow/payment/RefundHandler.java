@@ -41,7 +41,8 @@ public class RefundHandler implements OutboxHandler {
         }
     }
 
-    @Transactional
+    /** Its own transaction: delivery may run right after another one committed, still on its thread. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
     void markRefunded(UUID orderId) {
         payments.refunded(orderId);
     }

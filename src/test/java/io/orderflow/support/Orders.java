@@ -21,6 +21,20 @@ public final class Orders {
         return count("SELECT count(*) FROM orders");
     }
 
+    /** The first column of the first row of a query with string parameters, or null. */
+    public static String value(String sql, String... parameters) {
+        try (Connection connection = TestServers.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i], java.sql.Types.OTHER);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Runs SQL in this run's schema, e.g. to make the database fail on purpose. */
     public static void execute(String sql) {
         try (Connection connection = TestServers.connect()) {

@@ -1,0 +1,70 @@
+package io.orderflow.events;
+
+import static io.orderflow.support.Api.act;
+import static io.orderflow.support.Api.newOrder;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.Orders;
+import io.orderflow.support.TestServers;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Response;
+
+/** Order events travel outbox -> Redis Stream -> consumer group, and a redelivered event has no second effect. */
+@QuarkusTest
+@WithTestResource(TestServers.class)
+class OrderEventTest {
+
+    @Inject
+    OrderEvents events;
+
+    @Inject
+    OrderNotifications notifications;
+
+    @Inject
+    RedisDataSource redis;
+
+    @Test
+    void eachChangeOfAnOrderNotifiesItsCustomerOnce() {
+        String id = newOrder("alice");
+        act("alice", id, "cancel").then().statusCode(200);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 2);
+        assertThat(Orders.value("SELECT string_agg(message, ' | ' ORDER BY id) FROM order_notifications WHERE order_id = ?", id))
+                .isEqualTo("Your order is created. | Your order is cancelled.");
+    }
+
+    @Test
+    void aRedeliveredEventIsConsumedOnce() {
+        String id = newOrder("bob");
+        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 1);
+        String created = Orders.value("SELECT payload FROM outbox WHERE kind = 'order-event' AND order_id = ?", id);
+
+        // The stream delivers the same event again, twice (a publisher retry, a replayed backlog).
+        events.publish(created);
+        events.publish(created);
+        await().atMost(Duration.ofSeconds(10)).until(this::everythingConsumed);
+
+        assertThat(notificationsFor(id)).isEqualTo(1);
+        assertThat(notifications.notify(created)).as("a further delivery has no effect").isFalse();
+        assertThat(notificationsFor(id)).isEqualTo(1);
+    }
+
+    private static int notificationsFor(String orderId) {
+        return Integer.parseInt(Orders.value("SELECT count(*) FROM order_notifications WHERE order_id = ?", orderId));
+    }
+
+    /** The consumer group has read and acknowledged every entry of the stream. */
+    private boolean everythingConsumed() {
+        Response group = redis.execute("XINFO", "GROUPS", events.stream()).get(0);
+        return group.get("pending").toLong() == 0 && group.get("lag") != null && group.get("lag").toLong() == 0;
+    }
+}
