@@ -77,6 +77,7 @@ CREATE TABLE sandbox_calls (
     idempotency_key VARCHAR(255),
     order_id        UUID,
     status          INT           NOT NULL,
-    at              TIMESTAMPTZ   NOT NULL
+    at              TIMESTAMPTZ   NOT NULL,                       -- when the call arrived
+    answered_at     TIMESTAMPTZ   NOT NULL
 );
 CREATE INDEX ix_sandbox_calls_order ON sandbox_calls (order_id, kind);

@@ -89,9 +89,10 @@ public class SandboxProviders {
     /** Counts a call that arrived, whatever became of it, with the time it arrived. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void recordCall(Kind kind, String key, UUID orderId, int status, Instant arrived) {
-        db.createNativeQuery("INSERT INTO sandbox_calls (kind, idempotency_key, order_id, status, at) VALUES (:kind, :key, :orderId, :status, :now)")
+        db.createNativeQuery("INSERT INTO sandbox_calls (kind, idempotency_key, order_id, status, at, answered_at) "
+                + "VALUES (:kind, :key, :orderId, :status, :arrived, :now)")
                 .setParameter("kind", kind.column()).setParameter("key", key).setParameter("orderId", orderId)
-                .setParameter("status", status).setParameter("now", arrived)
+                .setParameter("status", status).setParameter("arrived", arrived).setParameter("now", Instant.now())
                 .executeUpdate();
     }
 

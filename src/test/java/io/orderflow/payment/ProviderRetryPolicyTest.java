@@ -78,6 +78,22 @@ class ProviderRetryPolicyTest {
     }
 
     @Test
+    void theWaitsBetweenAttemptsDoubleUpToTheCap() {
+        String id = newOrder("alice");
+        FakeProviders.script(CHARGES, Reply.status(503), Reply.status(503), Reply.status(503), Reply.status(503), Reply.status(503));
+
+        act("alice", id, "pay").then().statusCode(200);
+        List<FakeProviders.Call> calls = FakeProviders.calls(CHARGES, "payment:" + id);
+        assertThat(calls).hasSize(6);
+        // Base 20 ms, cap 200 ms (FakeProviders' settings): ceilings 20, 40, 80, 160, 200; equal jitter waits half to all of each.
+        long[] ceilings = { 20, 40, 80, 160, 200 };
+        for (int retry = 0; retry < ceilings.length; retry++) {
+            long wait = Duration.between(calls.get(retry).at(), calls.get(retry + 1).at()).toMillis();
+            assertThat(wait).as("wait before retry %d", retry + 1).isBetween(ceilings[retry] / 2, ceilings[retry] + 100);
+        }
+    }
+
+    @Test
     void aShipmentTheWarehouseNeverTakesIsDeadLetteredAndCanBeRetried() {
         String id = newOrder("alice");
         act("alice", id, "pay").then().statusCode(200);
