@@ -91,7 +91,7 @@ public class IdempotencyFilter {
         }
         request.removeProperty(CLAIM);
         try {
-            MediaType type = response.getMediaType() != null ? response.getMediaType() : MediaType.APPLICATION_JSON_TYPE;
+            MediaType type = mediaType(response);
             byte[] body = bytes(response.getEntity());
             if (!isFinal(response.getStatus(), body)) {
                 store.release(claim);
@@ -134,6 +134,14 @@ public class IdempotencyFilter {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /** The type the answer is sent with; JSON written from objects says its charset, as it does without a key. */
+    private static MediaType mediaType(ContainerResponseContext response) {
+        MediaType type = response.getMediaType() != null ? response.getMediaType() : MediaType.APPLICATION_JSON_TYPE;
+        boolean written = !(response.getEntity() instanceof byte[]);
+        return written && type.isCompatible(MediaType.APPLICATION_JSON_TYPE) && !type.getParameters().containsKey(MediaType.CHARSET_PARAMETER)
+                ? type.withCharset("UTF-8") : type;
     }
 
     private Response replay(StoredAnswer answer) {

@@ -42,9 +42,7 @@ public class OrderRequests {
         for (ConstraintViolation<OrderRequest> violation : validator.validate(request)) {
             errors.add(new FieldError(fieldName(violation), violation.getMessage()));
         }
-        if (errors.isEmpty()) {
-            checkCurrency(request, errors);
-        }
+        checkCurrency(request, errors);
         if (!errors.isEmpty()) {
             errors.sort(Comparator.comparing(FieldError::field));
             throw new ProblemException(Problem.invalid(errors));
@@ -52,14 +50,19 @@ public class OrderRequests {
         return canonical(request);
     }
 
+    /** The currency must be accepted here, and each price exact in its minor units; checked beside the other fields. */
     private void checkCurrency(OrderRequest request, List<FieldError> errors) {
         String currency = request.currency();
+        if (currency == null || errors.stream().anyMatch(error -> error.field().equals("currency"))) {
+            return;
+        }
         if (!config.currencies().contains(currency)) {
             errors.add(new FieldError("currency", "must be one of " + String.join(", ", new TreeSet<>(config.currencies()))));
             return;
         }
-        for (int i = 0; i < request.items().size(); i++) {
-            if (!Money.isExact(request.items().get(i).unitPrice(), currency)) {
+        for (int i = 0; request.items() != null && i < request.items().size(); i++) {
+            OrderRequest.Item item = request.items().get(i);
+            if (item != null && item.unitPrice() != null && !Money.isExact(item.unitPrice(), currency)) {
                 errors.add(new FieldError("items[" + i + "].unitPrice",
                         "must have at most " + Money.minorDigits(currency) + " decimals in " + currency));
             }

@@ -4,8 +4,19 @@ import static io.orderflow.support.Api.ORDER;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
 
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -14,6 +25,7 @@ import java.util.stream.Stream;
 
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -25,6 +37,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
@@ -36,6 +49,9 @@ import io.restassured.response.Response;
 @QuarkusTest
 @WithTestResource(TestServers.class)
 class BadInputTest {
+
+    @TestHTTPResource("/orders")
+    URL orders;
 
     private static final String JSON = "application/json";
     private static final int ONE_MIB = 1024 * 1024;
@@ -164,6 +180,41 @@ class BadInputTest {
         softly.assertThat(resubmitted.header("Idempotent-Replayed")).as("a fresh order, not a replay, in %s", resubmit).isNull();
         softly.assertThat(ordersAfterResubmit).as("orders rows after %s", resubmit).isEqualTo(ordersBefore + 1);
         softly.assertAll();
+    }
+
+    @Test
+    void aSyntaxErrorInsideTheItemsIsMalformedJson() {
+        for (String body : List.of("{\"currency\":\"CNY\",\"items\":[{", "{\"currency\":\"CNY\",\"items\":[" + GOOD_ITEM + ",]}")) {
+            placeOrder("alice", newToken("alice"), body).then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("code", equalTo("malformed-json"));
+        }
+    }
+
+    @Test
+    void everyWrongFieldIsNamedAtOnce() {
+        placeOrder("alice", newToken("alice"), "{\"currency\":\"XXX\",\"items\":[{\"sku\":\"ABC 1\",\"quantity\":0,\"unitPrice\":\"12.50\"}]}")
+                .then()
+                .statusCode(400)
+                .body("code", equalTo("validation-failed"))
+                .body("errors.field", contains("currency", "items[0].quantity", "items[0].sku"));
+    }
+
+    @Test
+    void aBodyWithoutLengthThatOutgrowsTheLimitIsRefusedWithAProblem() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(orders.toString()))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("alice:alice".getBytes(StandardCharsets.UTF_8)))
+                .header("Content-Type", JSON)
+                .header("Order-Token", newToken("alice"))
+                // A stream has no known length: it goes out chunked, and the server learns its size only by reading it.
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream((ORDER + " ".repeat(2 * ONE_MIB)).getBytes(StandardCharsets.UTF_8))))
+                .build();
+        HttpResponse<String> refused = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.statusCode()).isEqualTo(413);
+        assertThat(refused.headers().firstValue("Content-Type")).contains("application/problem+json");
+        assertThat(refused.body()).contains("\"code\":\"payload-too-large\"");
     }
 
     // ---------------------------------------------------------------- the case table's vocabulary

@@ -52,19 +52,30 @@ public class RequestBodies {
             } else {
                 reader.handle(context);
             }
+        }).failureHandler(context -> {
+            // A body without a declared length that outgrows the limit while it is read.
+            if (context.statusCode() == 413) {
+                tooLarge(context);
+            } else {
+                context.next();
+            }
         });
     }
 
     private void refuseOversized(RoutingContext context) {
         String length = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null && declaredLength(length) > maxBytes) {
-            context.response().setStatusCode(413)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                    .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end(Buffer.buffer(tooLarge));
+            tooLarge(context);
             return;
         }
         context.next();
+    }
+
+    private void tooLarge(RoutingContext context) {
+        context.response().setStatusCode(413)
+                .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                .putHeader(HttpHeaders.CONNECTION, "close")
+                .end(Buffer.buffer(tooLarge));
     }
 
     private static long declaredLength(String header) {

@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -120,6 +121,9 @@ public class ProblemMappers {
     }
 
     private static Problem badJson(JsonProcessingException e) {
+        if (isSyntaxError(e)) {
+            return Problem.of(400, "malformed-json", "Malformed JSON", "The body is not well-formed JSON.");
+        }
         if (e instanceof StreamConstraintsException) {
             return Problem.of(400, "malformed-json", "Malformed JSON", "The JSON body is nested too deeply or is too large.");
         }
@@ -139,6 +143,16 @@ public class ProblemMappers {
             return Problem.of(400, "malformed-json", "Malformed JSON", "The body must be a JSON object.");
         }
         return Problem.of(400, "malformed-json", "Malformed JSON", "The body is not well-formed JSON.");
+    }
+
+    /** A syntax error, also when Jackson reports it wrapped with the field it was reading. */
+    private static boolean isSyntaxError(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JsonParseException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String path(List<JsonMappingException.Reference> references) {
