@@ -11,7 +11,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -43,7 +46,14 @@ public class OrderResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create an order with a one-time order token; repeats answer the first order")
-    public Response create(@Parameter(description = "A token from POST /orders/token") @RestHeader(ORDER_TOKEN) String token,
+    @APIResponse(responseCode = "201", description = "The order (a repeat: the first answer, with Idempotent-Replayed: true)",
+            content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "400", description = "validation-failed, malformed-json, order-token-missing, idempotency-key-invalid")
+    @APIResponse(responseCode = "409", description = "order-token-in-use or idempotency-key-in-use; see Retry-After")
+    @APIResponse(responseCode = "410", description = "order-token-invalid: unknown, expired or not yours")
+    @APIResponse(responseCode = "413", description = "payload-too-large: over 1 MiB")
+    @APIResponse(responseCode = "422", description = "order-token-reused or idempotency-key-reused with another body")
+    public Response create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
             OrderRequest request) {
         OrderService.Creation creation = orders.create(Caller.of(identity), token, request);
         Response.ResponseBuilder answer = Response.status(Response.Status.CREATED)
@@ -58,6 +68,11 @@ public class OrderResource {
     @POST
     @Path("{id}/ship")
     @Operation(summary = "Ship a paid order (staff)")
+    @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
+            content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
+    @APIResponse(responseCode = "404", description = "order-not-found")
+    @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
     public Response ship(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
         return transition(id, OrderEvent.SHIP, key);
     }
@@ -65,6 +80,11 @@ public class OrderResource {
     @POST
     @Path("{id}/deliver")
     @Operation(summary = "Mark a shipped order delivered (staff)")
+    @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
+            content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
+    @APIResponse(responseCode = "404", description = "order-not-found")
+    @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
     public Response deliver(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
         return transition(id, OrderEvent.DELIVER, key);
     }
@@ -72,6 +92,11 @@ public class OrderResource {
     @POST
     @Path("{id}/cancel")
     @Operation(summary = "Cancel a created or paid order")
+    @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
+            content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
+    @APIResponse(responseCode = "404", description = "order-not-found")
+    @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
     public Response cancel(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
         return transition(id, OrderEvent.CANCEL, key);
     }

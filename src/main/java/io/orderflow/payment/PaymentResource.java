@@ -9,12 +9,17 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 
 import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.order.OrderTransitions;
+import io.orderflow.order.OrderView;
 import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -38,7 +43,14 @@ public class PaymentResource {
     @POST
     @IdempotencyKeyRequired
     @Operation(summary = "Pay an order: charges the provider once, however often it is retried; needs an Idempotency-Key")
-    public Response pay(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+    @APIResponse(responseCode = "200", description = "The paid order",
+            content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "400", description = "idempotency-key-missing or idempotency-key-invalid")
+    @APIResponse(responseCode = "402", description = "payment-declined: the order stays created and may be paid again")
+    @APIResponse(responseCode = "409", description = "invalid-transition, payment-in-progress or idempotency-key-in-use")
+    @APIResponse(responseCode = "502", description = "payment-provider-unavailable after retries: the order stays created; retry")
+    public Response pay(@RestPath String id,
+            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) String key) {
         OrderTransitions.Outcome outcome = payments.pay(Caller.of(identity), parse(id), key);
         Response.ResponseBuilder answer = Response.ok(outcome.order());
         if (outcome.replayed()) {

@@ -8,6 +8,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
@@ -28,6 +31,9 @@ public class TokenResource {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Issue a one-time order token for POST /orders")
+    @APIResponse(responseCode = "201", description = "The token, its expiry and lifetime; Cache-Control: no-store",
+            content = @Content(schema = @Schema(implementation = IssuedToken.class)))
+    @APIResponse(responseCode = "429", description = "too-many-tokens: the cap of unused tokens is reached; see Retry-After")
     public Response issue() {
         return Response.status(Response.Status.CREATED)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")

@@ -68,6 +68,9 @@ class OperationsTest {
     void theApiIsDescribed() {
         given().get("/q/openapi?format=json").then()
                 .statusCode(200)
-                .body("paths", hasKey("/orders/token"));
+                .body("paths", hasKey("/orders/token"))
+                .body("paths.'/orders'.post.responses", hasKey("201"))
+                .body("paths.'/orders'.post.responses", hasKey("410"))
+                .body("paths.'/orders/{id}/pay'.post.responses", hasKey("402"));
     }
 }
