@@ -149,6 +149,7 @@ public class PaymentService {
             return paid(caller, orderId, reference, commandId);
         } catch (ProblemException conflict) {
             chargedAfterCancel(orderId, reference);
+            outbox.deliverNow(Payment.refundKeyFor(orderId));
             throw conflict;
         }
     }

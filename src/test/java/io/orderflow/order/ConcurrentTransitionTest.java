@@ -4,12 +4,15 @@ import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.Ledger;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -45,7 +48,7 @@ class ConcurrentTransitionTest {
     }
 
     @Test
-    void payRacingCancelAlwaysEndsCancelled() {
+    void payRacingCancelAlwaysEndsCancelledAndRefundsAnyCharge() {
         for (int round = 0; round < ROUNDS; round++) {
             String id = newOrder("alice");
             Parallel.run(List.<Callable<Response>>of(() -> act("alice", id, "pay"), () -> act("alice", id, "cancel")));
@@ -55,6 +58,12 @@ class ConcurrentTransitionTest {
             List<String> history = order.path("history.event");
             assertThat(history).as("round %d", round).isIn(List.of("cancel"), List.of("pay", "cancel"));
             assertThat(order.<Integer>path("version")).isEqualTo(history.size());
+            // Whatever the provider charged is given back, exactly once.
+            await().atMost(Duration.ofSeconds(10)).until(() -> Ledger.of(id).refunds() == Ledger.of(id).charges());
+            assertThat(Ledger.of(id).charges()).as("charges in round %d", round).isLessThanOrEqualTo(1);
+            if (history.contains("pay")) {
+                assertThat(Ledger.of(id).refunds()).as("refunds in round %d", round).isEqualTo(1);
+            }
         }
     }
 

@@ -3,8 +3,10 @@ package io.orderflow.payment;
 import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
@@ -74,6 +76,7 @@ class ProviderRetryPolicyTest {
 
         act("alice", id, "pay").then().statusCode(200).body("status", equalTo("paid"));
         assertThat(FakeProviders.calls(CHARGES, "payment:" + id)).hasSize(4);
+        given().get("/q/metrics").then().body(containsString("ft_retry_retries_total{method=\"io.orderflow.payment.PaymentGateway.charge\"}"));
         assertThat(Orders.value("SELECT channel_transaction_id FROM payments WHERE order_id = ?", id)).isEqualTo("fake-payment:" + id);
     }
 
