@@ -1,7 +1,5 @@
 package io.orderflow.order;
 
-import java.util.UUID;
-
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -101,15 +99,8 @@ public class OrderResource {
         return transition(id, OrderEvent.CANCEL, key);
     }
 
-    /** A transition that already happened answers 200 with the order as it is now, marked as a replay. */
     private Response transition(String id, OrderEvent event, String commandId) {
-        UUID orderId = OrderService.parseId(id).orElseThrow(OrderService::notFound);
-        OrderTransitions.Outcome outcome = transitions.apply(Caller.of(identity), orderId, event, commandId);
-        Response.ResponseBuilder answer = Response.ok(outcome.order());
-        if (outcome.replayed()) {
-            answer.header(Headers.REPLAYED, "true");
-        }
-        return answer.build();
+        return OrderAnswers.ok(transitions.apply(Caller.of(identity), OrderAnswers.idOf(id), event, commandId));
     }
 
     @GET

@@ -1,7 +1,5 @@
 package io.orderflow.payment;
 
-import java.util.UUID;
-
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -18,11 +16,8 @@ import org.jboss.resteasy.reactive.RestPath;
 
 import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
-import io.orderflow.order.OrderTransitions;
+import io.orderflow.order.OrderAnswers;
 import io.orderflow.order.OrderView;
-import io.orderflow.shared.http.Headers;
-import io.orderflow.shared.problem.Problem;
-import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -51,19 +46,6 @@ public class PaymentResource {
     @APIResponse(responseCode = "502", description = "payment-provider-unavailable after retries: the order stays created; retry")
     public Response pay(@RestPath String id,
             @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) String key) {
-        OrderTransitions.Outcome outcome = payments.pay(Caller.of(identity), parse(id), key);
-        Response.ResponseBuilder answer = Response.ok(outcome.order());
-        if (outcome.replayed()) {
-            answer.header(Headers.REPLAYED, "true");
-        }
-        return answer.build();
-    }
-
-    private static UUID parse(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw new ProblemException(Problem.of(404, "order-not-found", "Order not found", "There is no such order among yours."));
-        }
+        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), key));
     }
 }
