@@ -3,7 +3,6 @@ package io.orderflow.outbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -83,11 +82,6 @@ public class Outbox {
     @Transactional
     public List<OutboxMessage> deadLetters(int limit) {
         return OutboxMessage.<OutboxMessage>find("status", OutboxMessage.Status.DEAD).page(0, limit).list();
-    }
-
-    @Transactional
-    public Optional<OutboxMessage> find(String idempotencyKey) {
-        return OutboxMessage.<OutboxMessage>find("idempotencyKey", idempotencyKey).firstResultOptional();
     }
 
     /** Claims due messages for this relay: each for the lease, so no other relay attempts it meanwhile. */

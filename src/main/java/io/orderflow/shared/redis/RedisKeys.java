@@ -35,8 +35,4 @@ public class RedisKeys {
     public String of(String tag, String name) {
         return prefix + "{" + tag + "}:" + name;
     }
-
-    public String prefix() {
-        return prefix;
-    }
 }

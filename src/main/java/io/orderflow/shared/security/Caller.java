@@ -6,7 +6,6 @@ import io.quarkus.security.identity.SecurityIdentity;
 public record Caller(String name, boolean staff) {
 
     public static final String STAFF = "staff";
-    public static final String CUSTOMER = "customer";
 
     public static Caller of(SecurityIdentity identity) {
         return new Caller(identity.getPrincipal().getName(), identity.hasRole(STAFF));
