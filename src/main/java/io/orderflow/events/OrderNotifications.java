@@ -1,5 +1,6 @@
 package io.orderflow.events;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -8,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -38,10 +40,13 @@ public class OrderNotifications {
     private final EntityManager db;
     private final ObjectMapper json;
     private final String consumer = "consumer-" + UUID.randomUUID();
+    private final Duration claimAfter;
     private volatile boolean groupReady;
 
-    public OrderNotifications(RedisDataSource redis, OrderEvents events, EntityManager db, ObjectMapper json) {
+    public OrderNotifications(RedisDataSource redis, OrderEvents events, EntityManager db, ObjectMapper json,
+            @ConfigProperty(name = "orders.events.claim-after", defaultValue = "30S") Duration claimAfter) {
         this.redis = redis;
+        this.claimAfter = claimAfter;
         this.events = events;
         this.db = db;
         this.json = json;
@@ -50,16 +55,17 @@ public class OrderNotifications {
     @Scheduled(every = "${orders.events.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
     public void poll() {
         ensureGroup();
-        // Entries this consumer read but did not acknowledge (it failed midway) come first, then new ones.
-        while (consume("0") + consume(">") > 0) {
-            // keep reading while there is something to read
+        StreamCommands<String, String, String> streams = redis.stream(String.class);
+        // Entries another consumer read but never acknowledged (its instance died) are taken over once idle.
+        handle(streams, streams.xautoclaim(events.stream(), GROUP, consumer, claimAfter, "0-0", 100).getMessages());
+        // Then this consumer's own unacknowledged entries (it failed midway), then new ones.
+        handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), "0", new XReadGroupArgs().count(100)));
+        while (handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), ">", new XReadGroupArgs().count(100))) > 0) {
+            // keep reading while there is something new
         }
     }
 
-    private int consume(String from) {
-        StreamCommands<String, String, String> streams = redis.stream(String.class);
-        List<StreamMessage<String, String, String>> messages = streams.xreadgroup(GROUP, consumer, events.stream(), from,
-                new XReadGroupArgs().count(100));
+    private int handle(StreamCommands<String, String, String> streams, List<StreamMessage<String, String, String>> messages) {
         for (StreamMessage<String, String, String> message : messages) {
             String event = message.payload().get("event");
             if (event != null) {
@@ -67,7 +73,7 @@ public class OrderNotifications {
             }
             streams.xack(events.stream(), GROUP, message.id());
         }
-        return from.equals("0") ? 0 : messages.size();
+        return messages.size();
     }
 
     /** Handles one event at most once, whatever the number of deliveries; true when it had an effect. */

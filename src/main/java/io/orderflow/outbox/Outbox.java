@@ -98,7 +98,8 @@ public class Outbox {
         }
         @SuppressWarnings("unchecked")
         List<Number> ids = query.getResultList();
-        return ids.stream().map(Number::longValue).toList();
+        // In the order they were written: a relay publishes an order's events as they happened.
+        return ids.stream().map(Number::longValue).sorted().toList();
     }
 
     private void attempt(long id) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.UUID;
 
 import jakarta.inject.Inject;
 
@@ -56,6 +57,24 @@ class OrderEventTest {
         assertThat(notificationsFor(id)).isEqualTo(1);
         assertThat(notifications.notify(created)).as("a further delivery has no effect").isFalse();
         assertThat(notificationsFor(id)).isEqualTo(1);
+    }
+
+    @Test
+    void anEventReadByAConsumerThatDiedIsTakenOverByAnother() {
+        String id = newOrder("bob");
+        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 1);
+        String eventId = UUID.randomUUID().toString();
+        String shipped = "{\"eventId\":\"" + eventId + "\",\"type\":\"shipped\",\"orderId\":\"" + id
+                + "\",\"customer\":\"bob\",\"at\":\"2026-01-01T00:00:00Z\"}";
+
+        // Published and, in the same atomic step, read by an instance that then dies without acknowledging it.
+        redis.execute("EVAL", """
+                redis.call('XADD', KEYS[1], '*', 'event', ARGV[1])
+                return redis.call('XREADGROUP', 'GROUP', ARGV[2], 'crashed-instance', 'COUNT', 1, 'STREAMS', KEYS[1], '>')""",
+                "1", events.stream(), shipped, "notifications");
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(id) == 2);
+        assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventId)).isEqualTo("1");
     }
 
     private static int notificationsFor(String orderId) {

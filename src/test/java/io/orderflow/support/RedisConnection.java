@@ -50,7 +50,6 @@ public final class RedisConnection implements AutoCloseable {
 
     @Override
     public void close() {
-        api.close();
         client.close();
         vertx.close();
     }
