@@ -23,8 +23,10 @@ import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 @Path("/orders")
+@BasicAuthentication
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
 public class OrderResource {

@@ -15,9 +15,11 @@ import org.jboss.resteasy.reactive.RestPath;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
+import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 /** Dead letters of the outbox, for staff: what gave up, why, and a way to try again. */
 @Path("/outbox/dead-letters")
+@BasicAuthentication
 @RolesAllowed(Caller.STAFF)
 @Produces(MediaType.APPLICATION_JSON)
 public class OutboxResource {

@@ -21,8 +21,10 @@ import io.orderflow.order.OrderView;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 @Path("/orders/{id}/pay")
+@BasicAuthentication
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
 public class PaymentResource {

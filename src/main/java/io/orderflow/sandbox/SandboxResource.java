@@ -25,12 +25,14 @@ import io.orderflow.sandbox.SandboxProviders.Kind;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
+import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 /**
  * Sandbox payment provider and warehouse, served by the app itself in dev, test and demo.
  * Like third-party APIs they need no user of ours; the ledger is for staff.
  */
 @Path("/sandbox")
+@BasicAuthentication
 @Produces(MediaType.APPLICATION_JSON)
 public class SandboxResource {
 

@@ -15,8 +15,10 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 @Path("/orders/token")
+@BasicAuthentication
 @Authenticated
 public class TokenResource {
 

@@ -1,5 +1,6 @@
 package io.orderflow.shared.problem;
 
+import java.net.URI;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
@@ -8,7 +9,9 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonParseException;
@@ -23,7 +26,9 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
 import io.vertx.core.VertxException;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * Turns every failure into an RFC 9457 problem answer. Nothing internal (stack traces, SQL,
@@ -34,9 +39,14 @@ public class ProblemMappers {
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
     private final ObjectMapper json;
+    private final String loginPage;
+    private final String errorPage;
 
-    public ProblemMappers(ObjectMapper json) {
+    public ProblemMappers(ObjectMapper json, @ConfigProperty(name = "quarkus.http.auth.form.login-page") String loginPage,
+            @ConfigProperty(name = "quarkus.http.auth.form.error-page") String errorPage) {
         this.json = json;
+        this.loginPage = loginPage;
+        this.errorPage = errorPage;
     }
 
     @ServerExceptionMapper
@@ -59,13 +69,21 @@ public class ProblemMappers {
         return respond(badJson(e));
     }
 
+    /** API clients are asked for HTTP Basic credentials; a browser on a web page is sent to the sign-in form. */
     @ServerExceptionMapper
-    public Response unauthenticated(UnauthorizedException e) {
+    public Response unauthenticated(UnauthorizedException e, SimpleResourceInfo resource) {
+        if (resource != null && resource.getResourceClass().isAnnotationPresent(FormAuthentication.class)) {
+            return Response.status(Response.Status.FOUND).location(URI.create(loginPage)).build();
+        }
         return unauthorized();
     }
 
+    /** Wrong credentials: the sign-in form goes back to its page with an error; API clients get 401. */
     @ServerExceptionMapper
-    public Response badCredentials(AuthenticationFailedException e) {
+    public Response badCredentials(AuthenticationFailedException e, HttpServerRequest request) {
+        if (request != null && "/j_security_check".equals(request.path())) {
+            return Response.status(Response.Status.FOUND).location(URI.create(errorPage)).build();
+        }
         return unauthorized();
     }
 

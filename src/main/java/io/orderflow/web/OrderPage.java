@@ -1,0 +1,106 @@
+package io.orderflow.web;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.order.OrderService;
+import io.orderflow.order.OrderTransitions;
+import io.orderflow.order.OrderView;
+import io.orderflow.payment.PaymentService;
+import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.security.Caller;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
+
+/**
+ * An order's page: status, items, history and the actions allowed now, each a form with its own
+ * command id. Acting twice is harmless: a transition that already happened counts as done.
+ */
+@Path("/checkout/orders/{id}")
+@FormAuthentication
+@Authenticated
+public class OrderPage {
+
+    static final String PATH = "/checkout/orders/";
+
+    /** What the page may say after an action, by the outcome's code; anything else says nothing. */
+    private static final Map<String, String> NOTICES = Map.of(
+            "payment-declined", "Your payment was declined. The order is still open: you may pay again.",
+            "payment-provider-unavailable", "The payment provider did not answer. Nothing was charged twice: please try again.",
+            "payment-in-progress", "Your payment is being processed. Reload the page in a moment.",
+            "invalid-transition", "That is no longer possible for this order; it shows its current state below.",
+            "forbidden", "Your role may not do that.");
+
+    @CheckedTemplate
+    static class Templates {
+        static native TemplateInstance order(OrderView order, String commandId, String notice);
+
+        static native TemplateInstance missing();
+    }
+
+    private final OrderService orders;
+    private final OrderTransitions transitions;
+    private final PaymentService payments;
+    private final SecurityIdentity identity;
+
+    public OrderPage(OrderService orders, OrderTransitions transitions, PaymentService payments, SecurityIdentity identity) {
+        this.orders = orders;
+        this.transitions = transitions;
+        this.payments = payments;
+        this.identity = identity;
+    }
+
+    @GET
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(hidden = true)
+    public Response show(@RestPath String id, @RestQuery String notice) {
+        try {
+            OrderView order = orders.get(Caller.of(identity), id);
+            return Response.ok(Templates.order(order, UUID.randomUUID().toString(), notice == null ? null : NOTICES.get(notice)))
+                    .header("Cache-Control", "no-store").build();
+        } catch (ProblemException notFound) {
+            return Response.status(404).entity(Templates.missing()).type(MediaType.TEXT_HTML_TYPE).build();
+        }
+    }
+
+    @POST
+    @Path("{action:pay|ship|deliver|cancel}")
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(hidden = true)
+    public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId) {
+        UriBuilder back = UriBuilder.fromPath(PATH + "{id}");
+        try {
+            UUID orderId = UUID.fromString(id);
+            Caller caller = Caller.of(identity);
+            OrderEvent event = OrderEvent.valueOf(action.toUpperCase(Locale.ROOT));
+            if (event == OrderEvent.PAY) {
+                payments.pay(caller, orderId, commandId);
+            } else {
+                transitions.apply(caller, orderId, event, commandId);
+            }
+        } catch (ProblemException refused) {
+            back.queryParam("notice", refused.problem().code());
+        } catch (IllegalArgumentException notAnId) {
+            return Response.status(404).entity(Templates.missing()).type(MediaType.TEXT_HTML_TYPE).build();
+        }
+        return Response.seeOther(back.build(id)).build();
+    }
+}
