@@ -23,6 +23,7 @@ import org.jboss.resteasy.reactive.RestForm;
 
 import io.orderflow.order.OrderConfig;
 import io.orderflow.order.OrderRequest;
+import io.orderflow.order.OrderRequests;
 import io.orderflow.order.OrderService;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.ProblemException;
@@ -56,12 +57,14 @@ public class CheckoutPage {
 
     private final OrderTokens tokens;
     private final OrderService orders;
+    private final OrderRequests requests;
     private final OrderConfig config;
     private final SecurityIdentity identity;
 
-    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderConfig config, SecurityIdentity identity) {
+    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequests requests, OrderConfig config, SecurityIdentity identity) {
         this.tokens = tokens;
         this.orders = orders;
+        this.requests = requests;
         this.config = config;
         this.identity = identity;
     }
@@ -109,6 +112,12 @@ public class CheckoutPage {
             errors.put("items", "Add at least one item.");
         }
         if (!errors.isEmpty()) {
+            // Name every mistake at once: what could not be read as a number, and what the order rules refuse.
+            try {
+                requests.validate(new OrderRequest(chosen, items));
+            } catch (ProblemException refused) {
+                fieldErrors(refused, used).forEach(errors::putIfAbsent);
+            }
             return page(400, token, chosen, rows, errors, "Please correct the fields marked below.");
         }
         try {

@@ -90,6 +90,7 @@ class WebCheckoutTest {
         Response refused = submit(alice, token, "ABC 1", "two", "12.50");
         refused.then().statusCode(400).contentType(containsString("text/html"))
                 .body(containsString("Enter a whole number."))
+                .body(containsString("Must be 1 to 64 letters"))
                 .body(containsString("value=\"ABC 1\""))
                 .body(containsString("value=\"" + token + "\""));
         assertThat(Orders.countForToken(token)).isZero();
