@@ -7,20 +7,27 @@ import java.util.Map;
 public record CheckoutForm(String token, String currency, List<Row> rows, List<String> currencies, Map<String, String> errors,
         String message) {
 
-    /** One line of the cart, as typed. */
-    public record Row(String sku, String quantity, String unitPrice) {
+    /** One line of the cart, as typed, with what is wrong with each of its fields (or null). */
+    public record Row(String sku, String quantity, String unitPrice, String skuError, String quantityError, String unitPriceError) {
+
+        Row(String sku, String quantity, String unitPrice) {
+            this(sku, quantity, unitPrice, null, null, null);
+        }
 
         boolean isBlank() {
             return sku.isBlank() && quantity.isBlank() && unitPrice.isBlank();
         }
+
+        Row withErrors(Map<String, String> errors, int index) {
+            return new Row(sku, quantity, unitPrice, errors.get("sku" + index), errors.get("quantity" + index), errors.get("unitPrice" + index));
+        }
     }
 
-    public String error(String field) {
-        return errors.get(field);
+    public String currencyError() {
+        return errors.get("currency");
     }
 
-    /** What is wrong with a field of a row of the cart ({@code quantity} of row 1 is {@code quantity1}), or null. */
-    public String rowError(int row, String field) {
-        return errors.get(field + row);
+    public String itemsError() {
+        return errors.get("items");
     }
 }

@@ -29,8 +29,6 @@ import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
-import io.quarkus.qute.CheckedTemplate;
-import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
@@ -50,18 +48,16 @@ public class CheckoutPage {
     private static final Pattern DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,16})?");
     private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.(\\w+)");
 
-    @CheckedTemplate
-    static class Templates {
-        static native TemplateInstance checkout(CheckoutForm form);
-    }
-
     private final OrderTokens tokens;
     private final OrderService orders;
     private final OrderRequests requests;
     private final OrderConfig config;
+    private final Pages pages;
     private final SecurityIdentity identity;
 
-    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequests requests, OrderConfig config, SecurityIdentity identity) {
+    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequests requests, OrderConfig config, Pages pages,
+            SecurityIdentity identity) {
+        this.pages = pages;
         this.tokens = tokens;
         this.orders = orders;
         this.requests = requests;
@@ -169,9 +165,12 @@ public class CheckoutPage {
     }
 
     private Response page(int status, String token, String currency, List<CheckoutForm.Row> rows, Map<String, String> errors, String message) {
-        CheckoutForm form = new CheckoutForm(token, currency, rows, List.copyOf(new TreeSet<>(config.currencies())), errors, message);
-        return Response.status(status).entity(Templates.checkout(form)).type(MediaType.TEXT_HTML_TYPE)
-                .header("Cache-Control", "no-store").build();
+        List<CheckoutForm.Row> shown = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            shown.add(rows.get(i).withErrors(errors, i));
+        }
+        CheckoutForm form = new CheckoutForm(token, currency, shown, List.copyOf(new TreeSet<>(config.currencies())), errors, message);
+        return pages.page(status, "checkout", Map.of("form", form));
     }
 
     private String freshToken() {

@@ -1,5 +1,7 @@
 package io.orderflow.web;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -24,8 +26,6 @@ import io.orderflow.order.OrderView;
 import io.orderflow.payment.PaymentService;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
-import io.quarkus.qute.CheckedTemplate;
-import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
@@ -49,19 +49,18 @@ public class OrderPage {
             "invalid-transition", "That is no longer possible for this order; it shows its current state below.",
             "forbidden", "Your role may not do that.");
 
-    @CheckedTemplate
-    static class Templates {
-        static native TemplateInstance order(OrderView order, String commandId, String notice);
-
-        static native TemplateInstance missing();
+    /** A button of the page: the action and how it reads. */
+    public record Action(String name, String label) {
     }
 
     private final OrderService orders;
     private final OrderTransitions transitions;
     private final PaymentService payments;
+    private final Pages pages;
     private final SecurityIdentity identity;
 
-    public OrderPage(OrderService orders, OrderTransitions transitions, PaymentService payments, SecurityIdentity identity) {
+    public OrderPage(OrderService orders, OrderTransitions transitions, PaymentService payments, Pages pages, SecurityIdentity identity) {
+        this.pages = pages;
         this.orders = orders;
         this.transitions = transitions;
         this.payments = payments;
@@ -74,10 +73,17 @@ public class OrderPage {
     public Response show(@RestPath String id, @RestQuery String notice) {
         try {
             OrderView order = orders.get(Caller.of(identity), id);
-            return Response.ok(Templates.order(order, UUID.randomUUID().toString(), notice == null ? null : NOTICES.get(notice)))
-                    .header("Cache-Control", "no-store").build();
+            List<Action> actions = order.allowedActions().stream()
+                    .map(action -> new Action(action.wireName(), Character.toUpperCase(action.wireName().charAt(0)) + action.wireName().substring(1)))
+                    .toList();
+            Map<String, Object> data = new HashMap<>();
+            data.put("order", order);
+            data.put("actions", actions);
+            data.put("commandId", UUID.randomUUID().toString());
+            data.put("notice", notice == null ? "" : NOTICES.getOrDefault(notice, ""));
+            return pages.page(200, "order", data);
         } catch (ProblemException notFound) {
-            return Response.status(404).entity(Templates.missing()).type(MediaType.TEXT_HTML_TYPE).build();
+            return missing();
         }
     }
 
@@ -99,8 +105,12 @@ public class OrderPage {
         } catch (ProblemException refused) {
             back.queryParam("notice", refused.problem().code());
         } catch (IllegalArgumentException notAnId) {
-            return Response.status(404).entity(Templates.missing()).type(MediaType.TEXT_HTML_TYPE).build();
+            return missing();
         }
         return Response.seeOther(back.build(id)).build();
+    }
+
+    private Response missing() {
+        return pages.page(404, "missing", Map.of());
     }
 }

@@ -95,8 +95,11 @@ class WebCheckoutTest {
                 .body(containsString("value=\"" + token + "\""));
         assertThat(Orders.countForToken(token)).isZero();
 
-        Response invalidSku = submit(alice, token, "ABC 1", "2", "12.50");
-        invalidSku.then().statusCode(400).body(containsString("Must be 1 to 64 letters"));
+        Response invalidSku = submit(alice, token, "<b>ABC</b>", "2", "12.50");
+        invalidSku.then().statusCode(400)
+                .body(containsString("Must be 1 to 64 letters"))
+                .body(containsString("value=\"&lt;b&gt;ABC&lt;/b&gt;\""))
+                .body(not(containsString("<b>ABC")));
 
         submit(alice, token, "ABC-1", "2", "12.50").then().statusCode(303);
         assertThat(Orders.countForToken(token)).isEqualTo(1);

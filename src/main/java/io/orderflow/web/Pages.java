@@ -1,0 +1,63 @@
+package io.orderflow.web;
+
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import io.quarkus.qute.Engine;
+import io.quarkus.qute.HtmlEscaper;
+import io.quarkus.qute.ReflectionValueResolver;
+import io.quarkus.qute.TemplateLocator;
+import io.quarkus.qute.Variant;
+
+/**
+ * Renders the Qute templates under {@code src/main/resources/templates}, HTML-escaped. The Qute
+ * engine is used as a library: the Quarkus extension needs a dev-mode artifact this build cannot get.
+ */
+@ApplicationScoped
+public class Pages {
+
+    private final Engine engine = Engine.builder()
+            .addDefaults()
+            .addValueResolver(new ReflectionValueResolver())
+            .addResultMapper(new HtmlEscaper(List.of(Variant.TEXT_HTML)))
+            .addLocator(Pages::locate)
+            .removeStandaloneLines(true)
+            .strictRendering(false)
+            .build();
+
+    /** A page with the given status; pages are never cached, since they carry one-time tokens. */
+    public Response page(int status, String template, Map<String, Object> data) {
+        var instance = engine.getTemplate(template).instance();
+        data.forEach(instance::data);
+        return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "no-store")
+                .entity(instance.render()).build();
+    }
+
+    private static Optional<TemplateLocator.TemplateLocation> locate(String id) {
+        String resource = "templates/" + id + ".html";
+        if (Thread.currentThread().getContextClassLoader().getResource(resource) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new TemplateLocator.TemplateLocation() {
+            @Override
+            public Reader read() {
+                InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource);
+                return new InputStreamReader(in, StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public Optional<Variant> getVariant() {
+                return Optional.of(Variant.forContentType(Variant.TEXT_HTML));
+            }
+        });
+    }
+}
