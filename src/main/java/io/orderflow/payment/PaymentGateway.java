@@ -41,6 +41,11 @@ public class PaymentGateway {
         return provider.charge(key, call);
     }
 
+    /**
+     * One attempt: refunds go through the outbox, which retries with persisted backoff, so a cancel
+     * answers at once even when the provider is down.
+     */
+    @Retry(maxRetries = 0)
     public ProviderReceipt refund(String key, MoneyCall call) {
         return provider.refund(key, call);
     }

@@ -32,6 +32,7 @@ class ProviderRetryPolicyTest {
 
     private static final String CHARGES = "/payments/charges";
     private static final String SHIPMENTS = "/warehouse/shipments";
+    private static final String REFUNDS = "/payments/refunds";
 
     @AfterEach
     void providersAnswerNormally() {
@@ -94,6 +95,22 @@ class ProviderRetryPolicyTest {
             long wait = Duration.between(calls.get(retry).at(), calls.get(retry + 1).at()).toMillis();
             assertThat(wait).as("wait before retry %d", retry + 1).isBetween(ceilings[retry] / 2, ceilings[retry] + 100);
         }
+    }
+
+    @Test
+    void aCancelAnswersAtOnceWhileTheProviderIsDownAndTheRefundFollowsFromTheOutbox() {
+        String id = newOrder("alice");
+        act("alice", id, "pay").then().statusCode(200);
+        FakeProviders.script(REFUNDS, Reply.status(503), Reply.status(503));
+
+        long started = System.nanoTime();
+        act("alice", id, "cancel").then().statusCode(200).body("status", equalTo("cancelled"));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+
+        String key = "refund:" + id;
+        await().atMost(Duration.ofSeconds(10)).until(() -> "REFUNDED".equals(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)));
+        assertThat(FakeProviders.calls(REFUNDS, key)).hasSize(3);
+        assertThat(Orders.value("SELECT status FROM outbox WHERE idempotency_key = ?", key)).isEqualTo("DELIVERED");
     }
 
     @Test
