@@ -34,11 +34,15 @@ public class Pages {
             .strictRendering(false)
             .build();
 
-    /** A page with the given status; pages are never cached, since they carry one-time tokens. */
+    /**
+     * A page with the given status. Only the user's own browser keeps it, and revalidates it before
+     * reuse; its history may show it again as it was, so the back button brings back the very form
+     * (and one-time token) that was submitted, and resubmitting it lands on the same order.
+     */
     public Response page(int status, String template, Map<String, Object> data) {
         var instance = engine.getTemplate(template).instance();
         data.forEach(instance::data);
-        return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "no-store")
+        return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "private, no-cache")
                 .entity(instance.render()).build();
     }
 

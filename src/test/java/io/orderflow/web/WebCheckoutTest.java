@@ -48,7 +48,7 @@ class WebCheckoutTest {
 
         browser("alice").get("/checkout").then()
                 .statusCode(200)
-                .header("Cache-Control", "no-store")
+                .header("Cache-Control", "private, no-cache")
                 .body(containsString("name=\"token\""))
                 .body(containsString("Place order"));
     }
