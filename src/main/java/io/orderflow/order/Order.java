@@ -20,7 +20,9 @@ import jakarta.persistence.OrderColumn;
 import jakarta.persistence.Table;
 
 import org.hibernate.annotations.Generated;
+import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.UuidGenerator;
+import org.hibernate.type.SqlTypes;
 
 import io.orderflow.lifecycle.OrderStatus;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
@@ -40,18 +42,23 @@ public class Order extends PanacheEntityBase {
 
     public String customer;
 
-    @Column(name = "token_hash")
+    @Column(name = "token_hash", length = 64)
+    @JdbcTypeCode(SqlTypes.CHAR)
     public String tokenHash;
 
-    @Column(name = "request_fingerprint")
+    @Column(name = "request_fingerprint", length = 64)
+    @JdbcTypeCode(SqlTypes.CHAR)
     public String requestFingerprint;
 
+    @Column(length = 16)
     @Convert(converter = OrderStatusConverter.class)
     public OrderStatus status;
 
+    @Column(length = 3)
+    @JdbcTypeCode(SqlTypes.CHAR)
     public String currency;
 
-    @Column(name = "total_amount")
+    @Column(name = "total_amount", precision = 19, scale = 4)
     public BigDecimal totalAmount;
 
     public long version;

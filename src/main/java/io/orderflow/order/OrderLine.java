@@ -8,11 +8,12 @@ import jakarta.persistence.Embeddable;
 @Embeddable
 public class OrderLine {
 
+    @Column(length = 64)
     public String sku;
 
     public int quantity;
 
-    @Column(name = "unit_price")
+    @Column(name = "unit_price", precision = 19, scale = 4)
     public BigDecimal unitPrice;
 
     protected OrderLine() {

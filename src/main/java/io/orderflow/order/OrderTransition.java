@@ -29,14 +29,15 @@ public class OrderTransition extends PanacheEntityBase {
     @JoinColumn(name = "order_id")
     public Order order;
 
-    @Column(name = "from_status")
+    @Column(name = "from_status", length = 16)
     @Convert(converter = OrderStatusConverter.class)
     public OrderStatus from;
 
-    @Column(name = "to_status")
+    @Column(name = "to_status", length = 16)
     @Convert(converter = OrderStatusConverter.class)
     public OrderStatus to;
 
+    @Column(length = 16)
     public String event;
 
     public Instant at;

@@ -27,6 +27,7 @@ public class OutboxMessage extends PanacheEntityBase {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
+    @Column(length = 32)
     public String kind;
 
     @Column(name = "order_id")
@@ -35,8 +36,10 @@ public class OutboxMessage extends PanacheEntityBase {
     @Column(name = "idempotency_key")
     public String idempotencyKey;
 
+    @Column(columnDefinition = "text")
     public String payload;
 
+    @Column(length = 16)
     @Enumerated(EnumType.STRING)
     public Status status;
 
@@ -45,7 +48,7 @@ public class OutboxMessage extends PanacheEntityBase {
     @Column(name = "next_attempt_at")
     public Instant nextAttemptAt;
 
-    @Column(name = "last_error")
+    @Column(name = "last_error", length = 1000)
     public String lastError;
 
     @Column(name = "created_at")

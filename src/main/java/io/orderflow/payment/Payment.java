@@ -13,6 +13,9 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /** One payment per order, keyed by the idempotency key the provider is called with. */
@@ -39,13 +42,18 @@ public class Payment extends PanacheEntityBase {
     @Column(name = "order_id")
     public UUID orderId;
 
+    @Column(precision = 19, scale = 4)
     public BigDecimal amount;
 
+    @Column(length = 3)
+    @JdbcTypeCode(SqlTypes.CHAR)
     public String currency;
 
+    @Column(length = 16)
     @Enumerated(EnumType.STRING)
     public Status status;
 
+    @Column(length = 32)
     public String channel;
 
     @Column(name = "channel_transaction_id")
