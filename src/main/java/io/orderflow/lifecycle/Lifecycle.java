@@ -45,6 +45,7 @@ public class Lifecycle {
 
     /** For each capacity, state and event: the resulting state, where the machine moved. */
     private final Map<Set<Actor>, Map<OrderStatus, Map<OrderEvent, OrderStatus>>> table;
+    private final Map<OrderEvent, Set<OrderStatus>> sources = new EnumMap<>(OrderEvent.class);
     private final Map<OrderEvent, OrderStatus> targets = new EnumMap<>(OrderEvent.class);
 
     public Lifecycle() {
@@ -55,8 +56,15 @@ public class Lifecycle {
         }
         this.table = Collections.unmodifiableMap(explored);
         for (OrderEvent event : OrderEvent.values()) {
+            EnumSet<OrderStatus> from = EnumSet.noneOf(OrderStatus.class);
             Set<OrderStatus> reached = EnumSet.noneOf(OrderStatus.class);
-            sourcesOf(event).forEach(from -> reached.add(next(from, event).orElseThrow()));
+            for (OrderStatus state : OrderStatus.values()) {
+                next(state, event).ifPresent(to -> {
+                    from.add(state);
+                    reached.add(to);
+                });
+            }
+            sources.put(event, Collections.unmodifiableSet(from));
             if (reached.size() != 1) {
                 throw new IllegalStateException(event + " must lead to exactly one state, not " + reached);
             }
@@ -74,11 +82,7 @@ public class Lifecycle {
 
     /** The states an event may start from, whoever fires it: the guard of its conditional UPDATE. */
     public Set<OrderStatus> sourcesOf(OrderEvent event) {
-        EnumSet<OrderStatus> sources = EnumSet.noneOf(OrderStatus.class);
-        for (OrderStatus from : OrderStatus.values()) {
-            next(from, event).ifPresent(to -> sources.add(from));
-        }
-        return Collections.unmodifiableSet(sources);
+        return sources.get(event);
     }
 
     /** The state an event leads to; this lifecycle has one target per event, checked at start. */

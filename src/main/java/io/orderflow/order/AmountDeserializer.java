@@ -2,7 +2,6 @@ package io.orderflow.order;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -15,15 +14,13 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
  */
 public class AmountDeserializer extends JsonDeserializer<BigDecimal> {
 
-    private static final Pattern DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,16})?");
-
     @Override
     public BigDecimal deserialize(JsonParser parser, DeserializationContext context) throws IOException {
         JsonToken token = parser.currentToken();
         if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
             return parser.getDecimalValue();
         }
-        if (token == JsonToken.VALUE_STRING && DECIMAL.matcher(parser.getText()).matches()) {
+        if (token == JsonToken.VALUE_STRING && Money.DECIMAL.matcher(parser.getText()).matches()) {
             return new BigDecimal(parser.getText());
         }
         return (BigDecimal) context.handleUnexpectedToken(BigDecimal.class, parser);

@@ -3,9 +3,13 @@ package io.orderflow.order;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Currency;
+import java.util.regex.Pattern;
 
 /** Amounts are decimals in a currency's minor units: CNY has two ({@code "12.50"}), JPY none. */
 public final class Money {
+
+    /** An amount as a client writes it in text: digits with an optional fraction, no sign, no exponent. */
+    public static final Pattern DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,16})?");
 
     private Money() {
     }

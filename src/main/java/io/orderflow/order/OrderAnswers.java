@@ -19,8 +19,17 @@ public final class OrderAnswers {
 
     /** 200 with the order; a transition that already happened is marked as a replay. */
     public static Response ok(OrderTransitions.Outcome outcome) {
-        Response.ResponseBuilder answer = Response.ok(outcome.order());
-        if (outcome.replayed()) {
+        return marked(Response.ok(outcome.order()), outcome.replayed());
+    }
+
+    /** 201 with the order as created and its address; a repeat of the creation is marked as a replay. */
+    public static Response created(OrderService.Creation creation) {
+        return marked(Response.status(Response.Status.CREATED).header("Location", "/orders/" + creation.order().id())
+                .entity(creation.order()), creation.replayed());
+    }
+
+    private static Response marked(Response.ResponseBuilder answer, boolean replayed) {
+        if (replayed) {
             answer.header(Headers.REPLAYED, "true");
         }
         return answer.build();

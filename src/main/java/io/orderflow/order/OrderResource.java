@@ -19,7 +19,6 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.lifecycle.OrderEvent;
-import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -55,14 +54,7 @@ public class OrderResource {
     @APIResponse(responseCode = "422", description = "order-token-reused or idempotency-key-reused with another body")
     public Response create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
             OrderRequest request) {
-        OrderService.Creation creation = orders.create(Caller.of(identity), token, request);
-        Response.ResponseBuilder answer = Response.status(Response.Status.CREATED)
-                .header("Location", "/orders/" + creation.order().id())
-                .entity(creation.order());
-        if (creation.replayed()) {
-            answer.header(Headers.REPLAYED, "true");
-        }
-        return answer.build();
+        return OrderAnswers.created(orders.create(Caller.of(identity), token, request));
     }
 
     @POST

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,6 +17,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.shared.downstream.Backoff;
 
 /**
  * The transactional outbox: messages are written in the transaction of the change that calls for
@@ -144,8 +144,7 @@ public class Outbox {
 
     /** base * 2^(attempts-1), capped, with equal jitter: between half and all of it. */
     Duration backoff(int attempts) {
-        long ceiling = Math.min(config.maxDelay().toMillis(), config.baseDelay().toMillis() << Math.min(attempts - 1, 30));
-        return Duration.ofMillis(ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
+        return Duration.ofMillis(Backoff.equalJitter(config.baseDelay().toMillis(), config.maxDelay().toMillis(), attempts - 1));
     }
 
     private OutboxHandler handler(String kind) {

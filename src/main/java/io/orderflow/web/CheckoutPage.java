@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestForm;
 
+import io.orderflow.order.Money;
 import io.orderflow.order.OrderConfig;
 import io.orderflow.order.OrderRequest;
 import io.orderflow.order.OrderRequests;
@@ -45,7 +46,6 @@ public class CheckoutPage {
 
     static final int ROWS = 3;
     private static final Pattern WHOLE_NUMBER = Pattern.compile("\\d{1,9}");
-    private static final Pattern DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,16})?");
     private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.(\\w+)");
 
     private final OrderTokens tokens;
@@ -102,7 +102,7 @@ public class CheckoutPage {
             items.add(new OrderRequest.Item(row.sku().isBlank() ? null : row.sku().trim(),
                     number(row.quantity(), WHOLE_NUMBER, "quantity", i, errors) == null ? null
                             : Integer.valueOf(row.quantity().trim()),
-                    number(row.unitPrice(), DECIMAL, "unitPrice", i, errors) == null ? null : new BigDecimal(row.unitPrice().trim())));
+                    number(row.unitPrice(), Money.DECIMAL, "unitPrice", i, errors) == null ? null : new BigDecimal(row.unitPrice().trim())));
         }
         if (items.isEmpty()) {
             errors.put("items", "Add at least one item.");

@@ -1,7 +1,6 @@
 package io.orderflow.shared.downstream;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -28,10 +27,10 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
 
     @Override
     public long nextDelayInMillis(Throwable exception) {
-        long ceiling = Math.min(maxDelay, initialDelay << Math.min(retries.getAndIncrement(), 30));
+        int retry = retries.getAndIncrement();
         if (exception instanceof DownstreamUnavailableException unavailable && unavailable.retryAfter() != null) {
             return unavailable.retryAfter().toMillis();
         }
-        return ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
+        return Backoff.equalJitter(initialDelay, maxDelay, retry);
     }
 }
