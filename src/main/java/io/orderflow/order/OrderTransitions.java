@@ -43,7 +43,11 @@ public class OrderTransitions {
     }
 
     /** What a caller about to fire an event needs to know of the order. */
-    public record Snapshot(UUID id, OrderStatus status, BigDecimal totalAmount, String currency) {
+    public record Snapshot(UUID id, String customer, OrderStatus status, BigDecimal totalAmount, String currency) {
+
+        static Snapshot of(Order order) {
+            return new Snapshot(order.id, order.customer, order.status, order.totalAmount, order.currency);
+        }
     }
 
     /**
@@ -52,18 +56,17 @@ public class OrderTransitions {
      */
     @Transactional
     public Snapshot check(Caller caller, UUID id, OrderEvent event) {
-        Order order = permitted(caller, Order.<Order>findByIdOptional(id), event);
-        return new Snapshot(order.id, order.status, order.totalAmount, order.currency);
+        return Snapshot.of(permitted(caller, Order.<Order>findByIdOptional(id), event));
     }
 
     /** The order after the event, and whether the event had happened before (a replay). */
     public record Outcome(OrderView order, boolean replayed) {
     }
 
-    /** Who placed the order. */
+    /** The order as it is now, for work of the system's own (recovery, reconciliation). */
     @Transactional
-    public String ownerOf(UUID id) {
-        return Order.<Order>findByIdOptional(id).orElseThrow(OrderService::notFound).customer;
+    public Snapshot snapshot(UUID id) {
+        return Snapshot.of(Order.<Order>findByIdOptional(id).orElseThrow(OrderService::notFound));
     }
 
     @Transactional

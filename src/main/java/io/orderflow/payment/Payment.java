@@ -18,7 +18,10 @@ import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
-/** One payment per order, keyed by the idempotency key the provider is called with. */
+/**
+ * One attempt at charging an order, keyed by the idempotency key the provider is called with:
+ * {@code payment:{orderId}:{attempt}}. A new attempt follows only a certain "not charged".
+ */
 @Entity
 @Table(name = "payments")
 public class Payment extends PanacheEntityBase {
@@ -27,7 +30,7 @@ public class Payment extends PanacheEntityBase {
         /** Claimed: a request is charging, or did and its outcome is not known yet. */
         PROCESSING,
         SUCCESS,
-        /** Declined or refused: the order stays created and may be paid again. */
+        /** Certainly not charged (declined, refused, voided): the order may be paid again with a new attempt. */
         FAILURE,
         REFUNDED
     }
@@ -41,6 +44,11 @@ public class Payment extends PanacheEntityBase {
 
     @Column(name = "order_id")
     public UUID orderId;
+
+    public int attempt;
+
+    @Column(name = "payment_method", length = 64)
+    public String paymentMethod;
 
     @Column(precision = 19, scale = 4)
     public BigDecimal amount;
@@ -63,6 +71,16 @@ public class Payment extends PanacheEntityBase {
     @Column(name = "claimed_until")
     public Instant claimedUntil;
 
+    /** The current holder's fencing token. */
+    @Column(name = "claim_id")
+    public UUID claimId;
+
+    @Column(name = "sent_at")
+    public Instant sentAt;
+
+    @Column(name = "next_check_at")
+    public Instant nextCheckAt;
+
     @Column(name = "failure_reason")
     public String failureReason;
 
@@ -72,11 +90,18 @@ public class Payment extends PanacheEntityBase {
     @Column(name = "updated_at")
     public Instant updatedAt;
 
-    public static String keyFor(UUID orderId) {
-        return "payment:" + orderId;
+    /** The provider key of an order's n-th attempt. */
+    public static String keyFor(UUID orderId, int attempt) {
+        return "payment:" + orderId + ":" + attempt;
     }
 
+    /** The key of the refund of the charge that paid an order (or landed after it was cancelled). */
     public static String refundKeyFor(UUID orderId) {
         return "refund:" + orderId;
+    }
+
+    /** The key of the refund of any further charge of an order, which no order of ours asked for. */
+    public static String strayRefundKeyFor(String chargeKey) {
+        return "refund:" + chargeKey;
     }
 }

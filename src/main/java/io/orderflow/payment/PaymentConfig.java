@@ -12,14 +12,40 @@ public interface PaymentConfig {
     @WithDefault("sandbox")
     String channel();
 
+    /** The payment method used when a pay request names none. */
+    @WithDefault("pm_card_visa")
+    String defaultMethod();
+
     /**
-     * How long a pay request owns the payment it claimed; longer than all of its provider attempts.
-     * Past it, a payment still PROCESSING is resolved by asking the provider by its key.
+     * How long a request or job owns the payment attempt it claimed; longer than all of its provider
+     * attempts. Past it, an attempt still PROCESSING is settled by asking the provider by its key.
      */
     @WithDefault("60S")
     Duration lease();
 
-    /** How often the recovery job looks for payments left PROCESSING ({@code off} stops it). */
+    /** How often the recovery job settles attempts whose outcome is unknown ({@code off} stops it). */
     @WithDefault("10S")
     String recoveryInterval();
+
+    /**
+     * How long after a charge was last sent the provider may still be executing it. Until then an
+     * unknown outcome of an order still awaiting payment is only looked up; past it, the key is voided
+     * at the provider, which settles it for certain. Well above the per-attempt timeout.
+     */
+    @WithDefault("10M")
+    Duration processingHorizon();
+
+    /** Reconciliation of the provider's charges with the payments table. */
+    Reconciliation reconciliation();
+
+    interface Reconciliation {
+
+        /** How often it runs ({@code off} stops it; staff may still run it). */
+        @WithDefault("15M")
+        String interval();
+
+        /** How far back each run looks at the provider's charges. */
+        @WithDefault("24H")
+        Duration window();
+    }
 }

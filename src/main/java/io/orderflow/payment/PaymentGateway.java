@@ -1,7 +1,9 @@
 package io.orderflow.payment;
 
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.ProcessingException;
@@ -13,15 +15,14 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
-import io.orderflow.shared.downstream.RetryAfterBackoff;
 import io.smallrye.faulttolerance.api.CustomBackoff;
 
 /**
  * Calls to the payment provider, retried by SmallRye Fault Tolerance on connect errors, timeouts,
- * 429 and 5xx only, with exponential backoff and jitter ({@link RetryAfterBackoff}), always with the
- * same idempotency key so a retry never charges twice. Each attempt has its own timeout; all
- * attempts together have a budget. Override per deployment with MicroProfile config, e.g.
- * {@code io.orderflow.payment.PaymentGateway/Retry/maxRetries=8}.
+ * 409 (a call with the same key still processing), 429 and 5xx only, with exponential backoff and
+ * jitter ({@link RetryAfterBackoff}), always with the same idempotency key so a retry never charges
+ * twice. Each attempt has its own timeout; all attempts together have a budget (maxDuration).
+ * Override per deployment with MicroProfile config, e.g. {@code io.orderflow.payment.PaymentGateway/Retry/maxRetries=8}.
  */
 @ApplicationScoped
 @Retry(maxRetries = 6, delay = 200, delayUnit = ChronoUnit.MILLIS, jitter = 0, maxDuration = 20, durationUnit = ChronoUnit.SECONDS,
@@ -37,7 +38,7 @@ public class PaymentGateway {
         this.provider = provider;
     }
 
-    public ProviderReceipt charge(String key, MoneyCall call) {
+    public ProviderCharge charge(String key, ChargeRequest call) {
         return provider.charge(key, call);
     }
 
@@ -46,12 +47,13 @@ public class PaymentGateway {
      * answers at once even when the provider is down.
      */
     @Retry(maxRetries = 0)
-    public ProviderReceipt refund(String key, MoneyCall call) {
-        return provider.refund(key, call);
+    public void refund(String key, RefundRequest call) {
+        provider.refund(key, call);
     }
 
-    /** The charge the provider made with this key, if it made one. */
-    public Optional<ProviderReceipt> findCharge(String key) {
+    /** What the provider says of a key, empty when it never saw it. One attempt: recovery asks again later. */
+    @Retry(maxRetries = 0)
+    public Optional<ProviderCharge> findCharge(String key) {
         try {
             return Optional.of(provider.findCharge(key));
         } catch (DownstreamRefusedException e) {
@@ -60,5 +62,16 @@ public class PaymentGateway {
             }
             throw e;
         }
+    }
+
+    /** Voids a key so that it can never charge, or learns what it did. One attempt: recovery asks again later. */
+    @Retry(maxRetries = 0)
+    public ProviderCharge voidCharge(String key, UUID orderId) {
+        return provider.voidCharge(key, new PaymentProviderClient.VoidRequest(orderId));
+    }
+
+    /** A page of the charges the provider made in [since, until). */
+    public ChargePage charges(Instant since, Instant until, String after, int limit) {
+        return provider.charges(since.toString(), until.toString(), after, limit);
     }
 }

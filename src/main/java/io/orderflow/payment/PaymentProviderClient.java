@@ -1,5 +1,7 @@
 package io.orderflow.payment;
 
+import java.util.UUID;
+
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -7,6 +9,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -23,15 +26,30 @@ public interface PaymentProviderClient {
 
     @POST
     @Path("charges")
-    ProviderReceipt charge(@HeaderParam("Idempotency-Key") String key, MoneyCall call);
+    ProviderCharge charge(@HeaderParam("Idempotency-Key") String key, ChargeRequest call);
 
+    /** What became of a charge key; 404 when the provider never saw it. */
     @GET
     @Path("charges/{key}")
-    ProviderReceipt findCharge(@PathParam("key") String key);
+    ProviderCharge findCharge(@PathParam("key") String key);
+
+    /** Makes a key unable to charge, or answers what it did; 409 while a call with it is processing. */
+    @POST
+    @Path("charges/{key}/void")
+    ProviderCharge voidCharge(@PathParam("key") String key, VoidRequest call);
+
+    @GET
+    @Path("charges")
+    ChargePage charges(@QueryParam("since") String since, @QueryParam("until") String until, @QueryParam("after") String after,
+            @QueryParam("limit") int limit);
 
     @POST
     @Path("refunds")
-    ProviderReceipt refund(@HeaderParam("Idempotency-Key") String key, MoneyCall call);
+    void refund(@HeaderParam("Idempotency-Key") String key, RefundRequest call);
+
+    /** The order a voided key belonged to. */
+    record VoidRequest(UUID orderId) {
+    }
 
     @ClientExceptionMapper
     static RuntimeException toException(Response response) {

@@ -1,7 +1,6 @@
 package io.orderflow.payment;
 
 import java.time.Instant;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -10,29 +9,30 @@ import org.jboss.logging.Logger;
 import io.quarkus.scheduler.Scheduled;
 
 /**
- * Finds payments left PROCESSING past their lease (a crash between claim and outcome, or a
- * provider that stopped answering) and settles each by asking the provider with its key.
+ * Settles payment attempts whose outcome is unknown (a request that gave up on the provider or
+ * died) by asking the provider, on every instance; claims keep two instances off one attempt.
  */
 @ApplicationScoped
 public class PaymentRecovery {
 
     private static final Logger LOG = Logger.getLogger(PaymentRecovery.class);
+    private static final int BATCH = 50;
 
-    private final Payments payments;
+    private final PaymentStore payments;
     private final PaymentService service;
 
-    public PaymentRecovery(Payments payments, PaymentService service) {
+    public PaymentRecovery(PaymentStore payments, PaymentService service) {
         this.payments = payments;
         this.service = service;
     }
 
     @Scheduled(every = "${orders.payments.recovery-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "5s")
     public void recover() {
-        for (UUID orderId : payments.unresolvedBefore(Instant.now(), 50)) {
+        for (long paymentId : payments.dueForCheck(Instant.now(), BATCH)) {
             try {
-                service.resolve(orderId);
+                service.settle(paymentId);
             } catch (RuntimeException e) {
-                LOG.warnf("Payment of order %s is still unresolved: %s", orderId, e.toString());
+                LOG.warnf("Payment %d is still unsettled: %s", paymentId, e.toString());
             }
         }
     }

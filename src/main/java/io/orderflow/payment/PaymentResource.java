@@ -10,9 +10,13 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
@@ -31,10 +35,12 @@ public class PaymentResource {
 
     private final PaymentService payments;
     private final SecurityIdentity identity;
+    private final ObjectMapper json;
 
-    public PaymentResource(PaymentService payments, SecurityIdentity identity) {
+    public PaymentResource(PaymentService payments, SecurityIdentity identity, ObjectMapper json) {
         this.payments = payments;
         this.identity = identity;
+        this.json = json;
     }
 
     @POST
@@ -42,12 +48,17 @@ public class PaymentResource {
     @Operation(summary = "Pay an order: charges the provider once, however often it is retried; needs an Idempotency-Key")
     @APIResponse(responseCode = "200", description = "The paid order",
             content = @Content(schema = @Schema(implementation = OrderView.class)))
-    @APIResponse(responseCode = "400", description = "idempotency-key-missing or idempotency-key-invalid")
+    @APIResponse(responseCode = "400", description = "idempotency-key-missing, idempotency-key-invalid, validation-failed (paymentMethod)")
     @APIResponse(responseCode = "402", description = "payment-declined: the order stays created and may be paid again")
     @APIResponse(responseCode = "409", description = "invalid-transition, payment-in-progress or idempotency-key-in-use")
     @APIResponse(responseCode = "502", description = "payment-provider-unavailable after retries: the order stays created; retry")
     public Response pay(@RestPath String id,
-            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) String key) {
-        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), key));
+            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) String key,
+            @RequestBody(description = "Optional: how to pay (default pm_card_visa; in the sandbox pm_card_chargeDeclined is declined)",
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PayRequest.class)))
+            String body) throws JsonProcessingException {
+        // Read here rather than by type: a pay without a body (and without a Content-Type) is the common case.
+        PayRequest request = body == null || body.isBlank() ? null : json.readValue(body, PayRequest.class);
+        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), PayRequest.methodOf(request), key));
     }
 }

@@ -2,7 +2,7 @@ package io.orderflow.payment;
 
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Map;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -29,85 +29,115 @@ import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 
 /**
- * Paying charges the provider exactly once per order: the payment row is claimed first (a
+ * Paying charges the provider exactly once per order. The payment attempt is claimed first (a
  * concurrent pay finds the claim and never calls the provider), the provider is called with the
- * key {@code payment:{orderId}} however often it is retried, and the successful charge and
- * created -> paid commit together. A charge that lands after the order was cancelled is refunded.
+ * attempt's key however often it is retried, and the successful charge and created -> paid commit
+ * together. An unknown outcome is settled only by a certain answer: the same call re-sent with the
+ * same key, the provider's lookup, or a void of the key. A charge that lands for an order that was
+ * cancelled meanwhile is refunded.
  */
 @ApplicationScoped
 public class PaymentService {
 
     static final String REFUND = "refund";
+    private static final String RECOVERY = "recovery";
     private static final Logger LOG = Logger.getLogger(PaymentService.class);
 
     private final OrderTransitions transitions;
-    private final Payments payments;
+    private final PaymentStore payments;
     private final PaymentGateway gateway;
     private final Outbox outbox;
+    private final PaymentConfig config;
     private final MeterRegistry metrics;
 
-    public PaymentService(OrderTransitions transitions, Payments payments, PaymentGateway gateway, Outbox outbox, MeterRegistry metrics) {
+    public PaymentService(OrderTransitions transitions, PaymentStore payments, PaymentGateway gateway, Outbox outbox, PaymentConfig config,
+            MeterRegistry metrics) {
         this.transitions = transitions;
         this.payments = payments;
         this.gateway = gateway;
         this.outbox = outbox;
+        this.config = config;
         this.metrics = metrics;
     }
 
-    public OrderTransitions.Outcome pay(Caller caller, UUID orderId, String commandId) {
+    /**
+     * Pays an order with a payment method (null: the default one). An attempt whose outcome is still
+     * unknown is re-sent as it was first sent, whatever method this request names.
+     */
+    public OrderTransitions.Outcome pay(Caller caller, UUID orderId, String paymentMethod, String commandId) {
         OrderTransitions.Snapshot order = transitions.check(caller, orderId, OrderEvent.PAY);
         if (order.status() != OrderStatus.CREATED) {
             // Paid before (a repeat) or past paying (409): the lifecycle answers, nothing is charged.
             return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
         }
-        Optional<Payment> claim = payments.claim(orderId, order.totalAmount(), order.currency());
+        String method = paymentMethod == null ? config.defaultMethod() : paymentMethod;
+        Optional<PaymentClaim> claim = payments.claimToCharge(orderId, order.totalAmount(), order.currency(), method);
         if (claim.isEmpty()) {
-            if (payments.find(orderId).orElseThrow().status == Payment.Status.PROCESSING) {
-                throw new ProblemException(Problem.of(409, "payment-in-progress", "Payment in progress",
-                        "Another request is paying this order; retry shortly to see its outcome."), Duration.ofSeconds(1));
+            if (payments.latest(orderId).orElseThrow().status == Payment.Status.PROCESSING) {
+                throw paymentInProgress();
             }
             // It settled while this request looked: the lifecycle answers.
             return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
         }
-        ProviderReceipt receipt = charge(claim.get());
-        return complete(caller, orderId, receipt.reference(), commandId);
+        ProviderCharge charge = charge(claim.get());
+        try {
+            return complete(caller, claim.get(), charge.reference(), commandId);
+        } catch (ClaimLostException e) {
+            throw paymentInProgress();
+        }
     }
 
     /**
-     * Settles a payment whose claimant died or lost the provider, by asking the provider with the
-     * same key: charged means paid (or refunded if the order was cancelled meanwhile), not charged
-     * means failed, so that a later pay starts again. Never charges.
+     * Settles an attempt whose outcome is unknown (its request gave up on the provider, or died), by
+     * a certain answer of the provider and never by charging: while the order still awaits payment and
+     * the provider may still be executing the charge, its lookup; once the order no longer wants the
+     * charge, or past the processing horizon, a void of the key. Charged means paid (or refunded if the
+     * order was cancelled meanwhile); voided or declined means failed, so that a later pay starts a new
+     * attempt; no answer yet means ask again at the next run.
      */
-    public void resolve(UUID orderId) {
-        Optional<Payment> stuck = payments.find(orderId).filter(payment -> payment.status == Payment.Status.PROCESSING);
-        if (stuck.isEmpty() || payments.claim(orderId, stuck.get().amount, stuck.get().currency).isEmpty()) {
+    public void settle(long paymentId) {
+        Optional<PaymentClaim> taken = payments.claimToCheck(paymentId);
+        if (taken.isEmpty()) {
             return;
         }
-        Optional<ProviderReceipt> charge;
+        PaymentClaim claim = taken.get();
+        OrderTransitions.Snapshot order = transitions.snapshot(claim.orderId());
+        boolean mayStillLand = order.status() == OrderStatus.CREATED
+                && Instant.now().isBefore(claim.sentAt().plus(config.processingHorizon()));
+        Optional<ProviderCharge> answer;
         try {
-            charge = gateway.findCharge(Payment.keyFor(orderId));
-        } catch (RuntimeException e) {
-            payments.unresolved(orderId);
-            throw e;
-        }
-        if (charge.isEmpty()) {
-            payments.failed(orderId, "not charged");
-            metrics.counter("orders.payments", "outcome", "recovered-not-charged").increment();
+            answer = mayStillLand ? gateway.findCharge(claim.key()) : Optional.of(gateway.voidCharge(claim.key(), claim.orderId()));
+        } catch (RuntimeException noAnswer) {
+            payments.release(claim, Instant.now());
+            count("unknown");
+            LOG.infof("Payment %s is still unknown: %s", claim.key(), noAnswer.toString());
             return;
         }
-        Caller owner = new Caller(transitions.ownerOf(orderId), false);
-        try {
-            complete(owner, orderId, charge.get().reference(), "recovery");
-        } catch (ProblemException cancelledMeanwhile) {
-            // the charge is recorded and its refund queued
+        if (answer.isPresent() && answer.get().charged()) {
+            try {
+                complete(new Caller(order.customer(), false), claim, answer.get().reference(), RECOVERY);
+            } catch (ProblemException cancelledMeanwhile) {
+                // the charge is recorded and its refund queued
+            } catch (ClaimLostException e) {
+                return;
+            }
+            count("recovered-charged");
+        } else if (answer.isPresent() && answer.get().notCharged()) {
+            payments.failed(claim, answer.get().status());
+            count("recovered-not-charged");
+        } else {
+            payments.release(claim, Instant.now());
+            count("unknown");
         }
-        metrics.counter("orders.payments", "outcome", "recovered-charged").increment();
     }
 
     /** A paid order that is cancelled gets its money back, exactly once, through the outbox. */
     void refundOnCancel(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
         if (change.event() == OrderEvent.CANCEL && change.from() == OrderStatus.PAID) {
-            queueRefund(change.orderId(), change.totalAmount(), change.currency());
+            Payment payment = payments.charged(change.orderId())
+                    .orElseThrow(() -> new IllegalStateException("A paid order has a successful payment: " + change.orderId()));
+            queueRefund(Payment.refundKeyFor(change.orderId()), refundOf(payment.orderId, payment.amount, payment.currency,
+                    payment.channelTransactionId));
         }
     }
 
@@ -118,61 +148,101 @@ public class PaymentService {
         }
     }
 
-    private ProviderReceipt charge(Payment claim) {
-        MoneyCall call = new MoneyCall(claim.orderId, Money.format(claim.amount, claim.currency), claim.currency);
+    private ProviderCharge charge(PaymentClaim claim) {
+        ChargeRequest call = new ChargeRequest(claim.orderId(), Money.format(claim.amount(), claim.currency()), claim.currency(),
+                claim.paymentMethod());
         try {
-            ProviderReceipt receipt = gateway.charge(claim.idempotencyKey, call);
-            metrics.counter("orders.payments", "outcome", "charged").increment();
-            return receipt;
+            ProviderCharge charge = gateway.charge(claim.key(), call);
+            count("charged");
+            return charge;
         } catch (PaymentDeclinedException e) {
-            payments.failed(claim.orderId, "declined");
-            metrics.counter("orders.payments", "outcome", "declined").increment();
+            payments.failed(claim, "declined");
+            count("declined");
             throw new ProblemException(Problem.of(402, "payment-declined", "Payment declined",
                     "The payment provider declined the charge; the order is still open and may be paid again."));
         } catch (DownstreamRefusedException e) {
-            payments.failed(claim.orderId, "refused with " + e.status());
-            metrics.counter("orders.payments", "outcome", "refused").increment();
+            payments.failed(claim, "refused with " + e.status());
+            count("refused");
             throw new ProblemException(Problem.of(502, "payment-provider-error", "Payment provider error",
                     "The payment provider refused the request; nothing was charged."));
         } catch (DownstreamUnavailableException | ProcessingException | FaultToleranceException e) {
-            payments.unresolved(claim.orderId);
-            metrics.counter("orders.payments", "outcome", "unavailable").increment();
-            LOG.warnf("Payment provider unavailable for order %s after retries: %s", claim.orderId, e.toString());
+            // The charge may still land: recovery asks the provider until it knows.
+            payments.release(claim, Instant.now());
+            count("unavailable");
+            LOG.warnf("Payment provider unavailable for %s after retries: %s", claim.key(), e.toString());
             throw new ProblemException(Problem.of(502, "payment-provider-unavailable", "Payment provider unavailable",
                     "The payment provider did not answer; the order is still open. Retry the payment with the same Idempotency-Key."),
                     Duration.ofSeconds(1));
         }
     }
 
-    private OrderTransitions.Outcome complete(Caller caller, UUID orderId, String reference, String commandId) {
+    private OrderTransitions.Outcome complete(Caller caller, PaymentClaim claim, String reference, String commandId) {
         try {
-            return paid(caller, orderId, reference, commandId);
-        } catch (ProblemException conflict) {
-            chargedAfterCancel(orderId, reference);
-            outbox.deliverNow(Payment.refundKeyFor(orderId));
-            throw conflict;
+            return paid(caller, claim, reference, commandId);
+        } catch (ProblemException notPayable) {
+            chargedButNotPaid(claim, reference).ifPresent(outbox::deliverNow);
+            throw notPayable;
         }
     }
 
-    /** The charge and created -> paid commit together. */
+    /**
+     * The charge and created -> paid commit together. An order that was paid already, by another
+     * charge, keeps that one: this charge goes back.
+     */
     @Transactional
-    OrderTransitions.Outcome paid(Caller caller, UUID orderId, String reference, String commandId) {
-        OrderTransitions.Outcome outcome = transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
-        payments.succeeded(orderId, reference);
+    OrderTransitions.Outcome paid(Caller caller, PaymentClaim claim, String reference, String commandId) {
+        OrderTransitions.Outcome outcome = transitions.apply(caller, claim.orderId(), OrderEvent.PAY, commandId);
+        if (!payments.succeeded(claim, reference)) {
+            throw new ClaimLostException();
+        }
+        if (outcome.replayed()) {
+            queueRefund(Payment.strayRefundKeyFor(claim.key()), refundOf(claim, reference));
+        }
         return outcome;
     }
 
-    /** The order was cancelled while the provider charged it: keep the charge on record and give it back. */
+    /**
+     * The order was cancelled while it was charged: keep the charge on record and give it back.
+     * Returns the refund's key, or empty when another holder took the attempt over.
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    void chargedAfterCancel(UUID orderId, String reference) {
-        payments.succeeded(orderId, reference);
-        Payment payment = payments.find(orderId).orElseThrow();
-        queueRefund(orderId, payment.amount, payment.currency);
-        LOG.infof("Order %s was cancelled while it was charged; the charge is being refunded", orderId);
+    Optional<String> chargedButNotPaid(PaymentClaim claim, String reference) {
+        if (!payments.succeeded(claim, reference)) {
+            return Optional.empty();
+        }
+        String key = payments.hasOtherCharge(claim.orderId(), claim.id()) ? Payment.strayRefundKeyFor(claim.key())
+                : Payment.refundKeyFor(claim.orderId());
+        queueRefund(key, refundOf(claim, reference));
+        LOG.infof("Order %s was cancelled while it was charged; the charge is being refunded", claim.orderId());
+        return Optional.of(key);
     }
 
-    private void queueRefund(UUID orderId, BigDecimal amount, String currency) {
-        outbox.enqueue(REFUND, orderId, Payment.refundKeyFor(orderId),
-                Map.of("orderId", orderId.toString(), "amount", Money.format(amount, currency), "currency", currency));
+    /** Records a refund in the caller's transaction; the outbox delivers it with retries. */
+    void queueRefund(String key, RefundRequest refund) {
+        outbox.enqueue(REFUND, refund.orderId(), key, refund);
+    }
+
+    static RefundRequest refundOf(UUID orderId, BigDecimal amount, String currency, String charge) {
+        return new RefundRequest(orderId, Money.format(amount, currency), currency, charge);
+    }
+
+    private static RefundRequest refundOf(PaymentClaim claim, String charge) {
+        return refundOf(claim.orderId(), claim.amount(), claim.currency(), charge);
+    }
+
+    private static ProblemException paymentInProgress() {
+        return new ProblemException(Problem.of(409, "payment-in-progress", "Payment in progress",
+                "Another request is paying this order; retry shortly to see its outcome."), Duration.ofSeconds(1));
+    }
+
+    private void count(String outcome) {
+        metrics.counter("orders.payments", "outcome", outcome).increment();
+    }
+
+    /** The attempt was taken over by another holder while this one talked to the provider; that one settles it. */
+    static final class ClaimLostException extends RuntimeException {
+        ClaimLostException() {
+            super("The payment's claim was taken over", null, false, false);
+        }
     }
 }

@@ -1,7 +1,5 @@
 package io.orderflow.payment;
 
-import java.util.UUID;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -11,15 +9,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
 
-/** Delivers queued refunds to the provider with the key {@code refund:{orderId}}, then marks the payment REFUNDED. */
+/**
+ * Delivers queued refunds to the provider with their key ({@code refund:{orderId}}, or
+ * {@code refund:{chargeKey}} for a charge no order asked for), then marks the payment REFUNDED.
+ */
 @ApplicationScoped
 public class RefundHandler implements OutboxHandler {
 
     private final PaymentGateway gateway;
-    private final Payments payments;
+    private final PaymentStore payments;
     private final ObjectMapper json;
 
-    public RefundHandler(PaymentGateway gateway, Payments payments, ObjectMapper json) {
+    public RefundHandler(PaymentGateway gateway, PaymentStore payments, ObjectMapper json) {
         this.gateway = gateway;
         this.payments = payments;
         this.json = json;
@@ -32,18 +33,27 @@ public class RefundHandler implements OutboxHandler {
 
     @Override
     public void deliver(OutboxMessage message) {
-        try {
-            MoneyCall call = json.readValue(message.payload, MoneyCall.class);
-            gateway.refund(message.idempotencyKey, call);
-            markRefunded(message.orderId);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Unreadable refund " + message.idempotencyKey, e);
+        RefundRequest refund = read(message);
+        if (refund.charge() == null) {
+            // Queued before refunds named their charge: it is the order's successful payment.
+            refund = refund.of(payments.charged(refund.orderId()).map(payment -> payment.channelTransactionId)
+                    .orElseThrow(() -> new IllegalStateException("No charge to refund for order " + message.orderId)));
         }
+        gateway.refund(message.idempotencyKey, refund);
+        markRefunded(refund.charge());
     }
 
     /** Its own transaction: delivery may run right after another one committed, still on its thread. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    void markRefunded(UUID orderId) {
-        payments.refunded(orderId);
+    void markRefunded(String charge) {
+        payments.refunded(charge);
+    }
+
+    private RefundRequest read(OutboxMessage message) {
+        try {
+            return json.readValue(message.payload, RefundRequest.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Unreadable refund " + message.idempotencyKey, e);
+        }
     }
 }

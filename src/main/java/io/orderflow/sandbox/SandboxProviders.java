@@ -1,6 +1,7 @@
 package io.orderflow.sandbox;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,8 +19,9 @@ import jakarta.transaction.Transactional;
 
 /**
  * A payment provider and a warehouse that behave like real ones: each effect happens once per
- * idempotency key (a repeated call answers the first result and adds nothing), calls with the same
- * key are handled one at a time, and latency and failures can be dialled in.
+ * idempotency key (a repeated call answers the first result and adds nothing, a call while the first
+ * is still running answers 409 "processing"), a declined charge is remembered under its key, a key
+ * can be voided so that it can never charge, and latency and failures can be dialled in.
  */
 @ApplicationScoped
 public class SandboxProviders {
@@ -36,6 +38,49 @@ public class SandboxProviders {
     public record Answer(int status, Map<String, Object> body) {
     }
 
+    /** What the providers are sent: the order, for money calls an amount, for charges a method, for refunds the charge. */
+    public record Call(UUID orderId, BigDecimal amount, String currency, List<Map<String, Object>> items, String paymentMethod,
+            String charge) {
+    }
+
+    /** One page of charges, oldest first, and the cursor of the next page or null. */
+    public record ChargePage(List<Map<String, Object>> items, String next) {
+    }
+
+    static final String DEFAULT_METHOD = "pm_card_visa";
+    private static final String DECLINED_METHODS = "pm_card_chargeDeclined";
+    private static final BigDecimal DECLINED_CENTS = new BigDecimal("0.51");
+    /** How long past its expected end a processing call is waited for before it counts as abandoned. */
+    private static final Duration ABANDONED_AFTER = Duration.ofSeconds(10);
+
+    private static final String LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))";
+    private static final String EFFECT_COLUMNS = """
+            e.id, e.kind, e.reference, e.idempotency_key, e.order_id, e.amount, e.currency, e.created_at, e.status, e.payment_method,
+            e.charge_reference, e.settles_by,
+            EXISTS (SELECT 1 FROM sandbox_effects r WHERE r.kind = 'refund' AND r.charge_reference = e.reference) AS refunded
+            """;
+    private static final String FIND = "SELECT " + EFFECT_COLUMNS + " FROM sandbox_effects e WHERE e.kind = :kind AND e.idempotency_key = :key";
+    private static final String INSERT = """
+            INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, payment_method,
+                charge_reference, settles_by, created_at)
+            VALUES (:kind, :key, :orderId, :amount, :currency, :reference, :status, :method, :charge, :settlesBy, :now)""";
+    private static final String FINISH = """
+            UPDATE sandbox_effects SET status = 'succeeded', created_at = :now
+            WHERE kind = :kind AND idempotency_key = :key AND status = 'processing'""";
+    private static final String ABANDON = """
+            UPDATE sandbox_effects SET status = 'voided'
+            WHERE kind = :kind AND idempotency_key = :key AND status = 'processing' AND settles_by < :now""";
+    private static final String LIST_CHARGES = "SELECT " + EFFECT_COLUMNS + """
+             FROM sandbox_effects e
+            WHERE e.kind = 'charge' AND e.status = 'succeeded' AND e.created_at >= :since AND e.created_at < :until AND e.id > :after
+            ORDER BY e.id LIMIT :limit""";
+    private static final String LEDGER = "SELECT " + EFFECT_COLUMNS + """
+             FROM sandbox_effects e WHERE e.order_id = :orderId AND e.status = 'succeeded' ORDER BY e.id""";
+    private static final String RECORD_CALL = """
+            INSERT INTO sandbox_calls (kind, idempotency_key, order_id, status, at, answered_at)
+            VALUES (:kind, :key, :orderId, :status, :arrived, :now)""";
+    private static final String COUNT_CALLS = "SELECT kind, count(*) AS calls FROM sandbox_calls WHERE order_id = :orderId GROUP BY kind";
+
     private final EntityManager db;
     private final SandboxConfig config;
 
@@ -44,54 +89,91 @@ public class SandboxProviders {
         this.config = config;
     }
 
-    /** Whether this call fails with 503 before anything is done, after the configured delays. */
-    public boolean failsNow() {
-        pause(config.latency().toMillis());
+    /**
+     * Handles a charge, refund or shipment: 503 for the configured share of calls before anything is
+     * done; else the first result under the key, or the effect made now, taking the configured latency
+     * while it is processing.
+     */
+    public Answer perform(Kind kind, String key, Call call) {
+        if (ThreadLocalRandom.current().nextDouble() < config.failureRate()) {
+            pause(config.latency());
+            return new Answer(503, Map.of("status", "unavailable"));
+        }
+        Duration latency = config.latency();
         if (ThreadLocalRandom.current().nextDouble() < config.slowRate()) {
-            pause(config.slowLatency().toMillis());
+            latency = latency.plus(config.slowLatency());
         }
-        return ThreadLocalRandom.current().nextDouble() < config.failureRate();
+        Optional<Answer> decided = begin(kind, key, call, latency);
+        if (decided.isPresent()) {
+            return decided.get();
+        }
+        pause(latency);
+        return finish(kind, key);
     }
 
-    /** Does the effect once per key: a repeat answers the first result. Charges ending in .51 are declined. */
+    /** The first result under the key, or a decline, or empty when the call starts processing now. */
     @Transactional
-    public Answer perform(Kind kind, String key, UUID orderId, BigDecimal amount, String currency) {
-        // Calls with the same key wait for each other, as at a real provider.
-        db.createNativeQuery("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))").setParameter("key", kind + ":" + key)
-                .getSingleResult();
-        Optional<Map<String, Object>> earlier = find(kind, key);
+    Optional<Answer> begin(Kind kind, String key, Call call, Duration latency) {
+        lock(kind, key);
+        Optional<Map<String, Object>> earlier = current(kind, key);
         if (earlier.isPresent()) {
-            return new Answer(201, earlier.get());
+            return Optional.of(answer(earlier.get(), 201));
         }
-        if (kind == Kind.CHARGE && amount != null && amount.remainder(BigDecimal.ONE).compareTo(new BigDecimal("0.51")) == 0) {
-            return new Answer(402, Map.of("status", "declined", "reason", "insufficient funds"));
-        }
-        db.createNativeQuery("""
-                INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, created_at)
-                VALUES (:kind, :key, :orderId, :amount, :currency, :reference, :now)""")
-                .setParameter("kind", kind.column()).setParameter("key", key).setParameter("orderId", orderId)
-                .setParameter("amount", amount).setParameter("currency", currency)
-                .setParameter("reference", kind.column() + "_" + UUID.randomUUID().toString().replace("-", ""))
-                .setParameter("now", Instant.now())
-                .executeUpdate();
-        return new Answer(201, find(kind, key).orElseThrow());
+        String method = kind == Kind.CHARGE ? Optional.ofNullable(call.paymentMethod()).orElse(DEFAULT_METHOD) : null;
+        boolean declined = kind == Kind.CHARGE && (method.startsWith(DECLINED_METHODS)
+                || (call.amount() != null && call.amount().remainder(BigDecimal.ONE).compareTo(DECLINED_CENTS) == 0));
+        insert(kind, key, call, method, declined ? "declined" : "processing", Instant.now().plus(latency).plus(ABANDONED_AFTER));
+        return declined ? Optional.of(answer(current(kind, key).orElseThrow(), 201)) : Optional.empty();
     }
 
+    /** Completes a processing call, unless it was given up as abandoned meanwhile. */
+    @Transactional
+    Answer finish(Kind kind, String key) {
+        lock(kind, key);
+        db.createNativeQuery(FINISH).setParameter("now", Instant.now()).setParameter("kind", kind.column()).setParameter("key", key)
+                .executeUpdate();
+        return answer(current(kind, key).orElseThrow(), 201);
+    }
+
+    /** The charge made or decided under a key, as the provider's lookup shows it. */
     @Transactional
     public Optional<Map<String, Object>> find(Kind kind, String key) {
-        List<Tuple> rows = db.createNativeQuery("""
-                SELECT reference, idempotency_key, order_id, amount, currency, created_at
-                FROM sandbox_effects WHERE kind = :kind AND idempotency_key = :key""", Tuple.class)
-                .setParameter("kind", kind.column()).setParameter("key", key).getResultList();
+        @SuppressWarnings("unchecked")
+        List<Tuple> rows = db.createNativeQuery(FIND, Tuple.class).setParameter("kind", kind.column()).setParameter("key", key)
+                .getResultList();
         return rows.stream().findFirst().map(SandboxProviders::effect);
+    }
+
+    /**
+     * Voids a charge key, as a real provider cancels a payment intent: a key never used can then never
+     * charge (a late first call with it is refused with 410). A key already decided answers its result;
+     * one still processing answers 409.
+     */
+    @Transactional
+    public Answer voidCharge(String key, UUID orderId) {
+        lock(Kind.CHARGE, key);
+        if (current(Kind.CHARGE, key).isEmpty()) {
+            insert(Kind.CHARGE, key, new Call(orderId, null, null, null, null, null), null, "voided", null);
+        }
+        Map<String, Object> charge = current(Kind.CHARGE, key).orElseThrow();
+        return "processing".equals(charge.get("status")) ? answer(charge, 200) : new Answer(200, charge);
+    }
+
+    /** Succeeded charges made in [since, until), oldest first, each saying whether it was refunded. */
+    @Transactional
+    public ChargePage charges(Instant since, Instant until, long after, int limit) {
+        @SuppressWarnings("unchecked")
+        List<Tuple> rows = db.createNativeQuery(LIST_CHARGES, Tuple.class).setParameter("since", since).setParameter("until", until)
+                .setParameter("after", after).setParameter("limit", limit + 1).getResultList();
+        List<Tuple> page = rows.subList(0, Math.min(limit, rows.size()));
+        String next = rows.size() > limit ? String.valueOf(((Number) page.get(limit - 1).get("id")).longValue()) : null;
+        return new ChargePage(page.stream().map(SandboxProviders::effect).toList(), next);
     }
 
     /** Counts a call that arrived, whatever became of it, with the time it arrived. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void recordCall(Kind kind, String key, UUID orderId, int status, Instant arrived) {
-        db.createNativeQuery("INSERT INTO sandbox_calls (kind, idempotency_key, order_id, status, at, answered_at) "
-                + "VALUES (:kind, :key, :orderId, :status, :arrived, :now)")
-                .setParameter("kind", kind.column()).setParameter("key", key).setParameter("orderId", orderId)
+        db.createNativeQuery(RECORD_CALL).setParameter("kind", kind.column()).setParameter("key", key).setParameter("orderId", orderId)
                 .setParameter("status", status).setParameter("arrived", arrived).setParameter("now", Instant.now())
                 .executeUpdate();
     }
@@ -99,23 +181,47 @@ public class SandboxProviders {
     @Transactional
     public SandboxLedger ledger(UUID orderId) {
         Map<String, List<Map<String, Object>>> effects = new LinkedHashMap<>();
-        for (Kind kind : Kind.values()) {
-            effects.put(kind.column(), new ArrayList<>());
-        }
-        List<Tuple> rows = db.createNativeQuery("""
-                SELECT kind, reference, idempotency_key, order_id, amount, currency, created_at
-                FROM sandbox_effects WHERE order_id = :orderId ORDER BY id""", Tuple.class)
-                .setParameter("orderId", orderId).getResultList();
-        rows.forEach(row -> effects.get(row.get("kind", String.class)).add(effect(row)));
-
         Map<String, Long> requests = new LinkedHashMap<>();
         for (Kind kind : Kind.values()) {
+            effects.put(kind.column(), new ArrayList<>());
             requests.put(kind.column(), 0L);
         }
-        List<Tuple> calls = db.createNativeQuery("SELECT kind, count(*) AS calls FROM sandbox_calls WHERE order_id = :orderId GROUP BY kind",
-                Tuple.class).setParameter("orderId", orderId).getResultList();
+        List<Tuple> rows = db.createNativeQuery(LEDGER, Tuple.class).setParameter("orderId", orderId).getResultList();
+        rows.forEach(row -> effects.get(row.get("kind", String.class)).add(effect(row)));
+        List<Tuple> calls = db.createNativeQuery(COUNT_CALLS, Tuple.class).setParameter("orderId", orderId).getResultList();
         calls.forEach(call -> requests.put(call.get("kind", String.class), ((Number) call.get("calls")).longValue()));
         return new SandboxLedger(effects.get("charge"), effects.get("refund"), effects.get("shipment"), requests);
+    }
+
+    private void lock(Kind kind, String key) {
+        // Calls with the same key are decided one at a time, as at a real provider.
+        db.createNativeQuery(LOCK_KEY).setParameter("key", kind + ":" + key).getSingleResult();
+    }
+
+    /** The record under a key, with a processing call that outlived its time given up as abandoned. */
+    private Optional<Map<String, Object>> current(Kind kind, String key) {
+        db.createNativeQuery(ABANDON).setParameter("now", Instant.now()).setParameter("kind", kind.column()).setParameter("key", key)
+                .executeUpdate();
+        return find(kind, key);
+    }
+
+    private void insert(Kind kind, String key, Call call, String method, String status, Instant settlesBy) {
+        db.createNativeQuery(INSERT).setParameter("kind", kind.column()).setParameter("key", key).setParameter("orderId", call.orderId())
+                .setParameter("amount", call.amount()).setParameter("currency", call.currency())
+                .setParameter("reference", kind.column() + "_" + UUID.randomUUID().toString().replace("-", ""))
+                .setParameter("status", status).setParameter("method", method).setParameter("charge", call.charge())
+                .setParameter("settlesBy", settlesBy).setParameter("now", Instant.now())
+                .executeUpdate();
+    }
+
+    /** The HTTP answer for a record: its result, or 409 while it is processing. */
+    private static Answer answer(Map<String, Object> effect, int success) {
+        return switch ((String) effect.get("status")) {
+            case "succeeded" -> new Answer(success, effect);
+            case "declined" -> new Answer(402, Map.of("status", "declined", "key", effect.get("key"), "reason", "card declined"));
+            case "voided" -> new Answer(410, Map.of("status", "voided", "key", effect.get("key")));
+            default -> new Answer(409, Map.of("status", "processing", "key", effect.get("key")));
+        };
     }
 
     private static Map<String, Object> effect(Tuple row) {
@@ -123,20 +229,30 @@ public class SandboxProviders {
         effect.put("reference", row.get("reference"));
         effect.put("key", row.get("idempotency_key"));
         effect.put("orderId", row.get("order_id"));
+        effect.put("status", row.get("status"));
         if (row.get("amount") != null) {
             effect.put("amount", ((BigDecimal) row.get("amount")).stripTrailingZeros().toPlainString());
             effect.put("currency", row.get("currency"));
+        }
+        if (row.get("payment_method") != null) {
+            effect.put("paymentMethod", row.get("payment_method"));
+        }
+        if (row.get("charge_reference") != null) {
+            effect.put("charge", row.get("charge_reference"));
+        }
+        if ("charge".equals(row.get("kind"))) {
+            effect.put("refunded", row.get("refunded"));
         }
         effect.put("at", row.get("created_at").toString());
         return effect;
     }
 
-    private static void pause(long millis) {
-        if (millis <= 0) {
+    private static void pause(Duration duration) {
+        if (duration.isZero() || duration.isNegative()) {
             return;
         }
         try {
-            Thread.sleep(millis);
+            Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

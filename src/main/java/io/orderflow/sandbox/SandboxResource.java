@@ -1,8 +1,7 @@
 package io.orderflow.sandbox;
 
-import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.List;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.UUID;
 
@@ -21,6 +20,7 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.sandbox.SandboxProviders.Call;
 import io.orderflow.sandbox.SandboxProviders.Kind;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -36,10 +36,6 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @Produces(MediaType.APPLICATION_JSON)
 public class SandboxResource {
 
-    /** What the providers are sent: the order, and for money calls an amount. */
-    public record Call(UUID orderId, BigDecimal amount, String currency, List<Map<String, Object>> items) {
-    }
-
     private final SandboxProviders providers;
     private final SandboxConfig config;
 
@@ -52,7 +48,7 @@ public class SandboxResource {
     @Path("payments/charges")
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sandbox: charge an amount, once per Idempotency-Key; amounts ending in .51 are declined")
+    @Operation(summary = "Sandbox: charge an amount, once per Idempotency-Key; pm_card_chargeDeclined and amounts ending in .51 are declined")
     public Response charge(@RestHeader("Idempotency-Key") String key, Call call) {
         return handle(Kind.CHARGE, key, call);
     }
@@ -60,11 +56,47 @@ public class SandboxResource {
     @GET
     @Path("payments/charges/{key}")
     @PermitAll
-    @Operation(summary = "Sandbox: the charge made with an Idempotency-Key, or 404")
+    @Operation(summary = "Sandbox: what became of the charge with an Idempotency-Key (succeeded, declined, voided, processing), or 404")
     public Response findCharge(@RestPath String key) {
         requireEnabled();
         return providers.find(Kind.CHARGE, key).map(charge -> Response.ok(charge).build())
                 .orElseGet(() -> Response.status(404).entity(Map.of("status", "unknown")).build());
+    }
+
+    @POST
+    @Path("payments/charges/{key}/void")
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Sandbox: void a charge key so that it can never charge; a decided key answers its result, one processing 409")
+    public Response voidCharge(@RestPath String key, Call call) {
+        requireEnabled();
+        if (call == null || call.orderId() == null) {
+            return rejected("orderId is required");
+        }
+        SandboxProviders.Answer answer = providers.voidCharge(key, call.orderId());
+        return Response.status(answer.status()).entity(answer.body()).build();
+    }
+
+    @GET
+    @Path("payments/charges")
+    @PermitAll
+    @Operation(summary = "Sandbox: the charges made in a time window [since, until), oldest first, paged by the cursor in next")
+    public Response charges(@RestQuery String since, @RestQuery String until, @RestQuery String after, @RestQuery Integer limit) {
+        requireEnabled();
+        if (since == null) {
+            return rejected("since is required");
+        }
+        try {
+            Instant from = Instant.parse(since);
+            Instant to = until == null ? Instant.now() : Instant.parse(until);
+            int size = limit == null ? 100 : limit;
+            if (size < 1 || size > 1000) {
+                return rejected("limit is 1 to 1000");
+            }
+            return Response.ok(providers.charges(from, to, after == null ? 0 : Long.parseLong(after), size)).build();
+        } catch (DateTimeParseException | NumberFormatException e) {
+            return rejected("since (and until) are ISO-8601 instants such as 2026-01-31T00:00:00Z, after is a cursor from next");
+        }
     }
 
     @POST
@@ -102,15 +134,18 @@ public class SandboxResource {
         requireEnabled();
         Instant arrived = Instant.now();
         if (key == null || key.isBlank() || call == null || call.orderId() == null) {
-            return Response.status(400).entity(Map.of("status", "rejected", "reason", "Idempotency-Key and orderId are required")).build();
+            return rejected("Idempotency-Key and orderId are required");
         }
-        if (providers.failsNow()) {
-            providers.recordCall(kind, key, call.orderId(), 503, arrived);
-            return Response.status(503).entity(Map.of("status", "unavailable")).build();
+        if (kind == Kind.REFUND && call.charge() == null) {
+            return rejected("a refund names the charge it gives back");
         }
-        SandboxProviders.Answer answer = providers.perform(kind, key, call.orderId(), call.amount(), call.currency());
+        SandboxProviders.Answer answer = providers.perform(kind, key, call);
         providers.recordCall(kind, key, call.orderId(), answer.status(), arrived);
         return Response.status(answer.status()).entity(answer.body()).build();
+    }
+
+    private static Response rejected(String reason) {
+        return Response.status(400).entity(Map.of("status", "rejected", "reason", reason)).build();
     }
 
     private void requireEnabled() {

@@ -98,7 +98,7 @@ public class OrderPage {
             Caller caller = Caller.of(identity);
             OrderEvent event = OrderEvent.valueOf(action.toUpperCase(Locale.ROOT));
             if (event == OrderEvent.PAY) {
-                payments.pay(caller, orderId, commandId);
+                payments.pay(caller, orderId, null, commandId);
             } else {
                 transitions.apply(caller, orderId, event, commandId);
             }

@@ -36,7 +36,7 @@ class PaymentTest {
 
         assertThat(Ledger.of(id)).isEqualTo(new Ledger(1, 0, 0, 1, 0, 0));
         assertThat(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)).isEqualTo("SUCCESS");
-        assertThat(Orders.value("SELECT idempotency_key FROM payments WHERE order_id = ?", id)).isEqualTo("payment:" + id);
+        assertThat(Orders.value("SELECT idempotency_key FROM payments WHERE order_id = ?", id)).isEqualTo("payment:" + id + ":1");
     }
 
     @Test

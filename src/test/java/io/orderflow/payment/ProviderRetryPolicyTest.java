@@ -45,7 +45,7 @@ class ProviderRetryPolicyTest {
         FakeProviders.script(CHARGES, Reply.status(400));
 
         act("alice", id, "pay").then().statusCode(502).body("code", equalTo("payment-provider-error"));
-        assertThat(FakeProviders.calls(CHARGES, "payment:" + id)).hasSize(1);
+        assertThat(FakeProviders.calls(CHARGES, "payment:" + id + ":1")).hasSize(1);
         assertThat(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)).isEqualTo("FAILURE");
     }
 
@@ -55,7 +55,7 @@ class ProviderRetryPolicyTest {
         FakeProviders.script(CHARGES, Reply.status(402));
 
         act("alice", id, "pay").then().statusCode(402).body("code", equalTo("payment-declined"));
-        assertThat(FakeProviders.calls(CHARGES, "payment:" + id)).hasSize(1);
+        assertThat(FakeProviders.calls(CHARGES, "payment:" + id + ":1")).hasSize(1);
     }
 
     @Test
@@ -64,10 +64,29 @@ class ProviderRetryPolicyTest {
         FakeProviders.script(CHARGES, new Reply(429, Map.of("Retry-After", "1")));
 
         act("alice", id, "pay").then().statusCode(200).body("status", equalTo("paid"));
-        List<FakeProviders.Call> calls = FakeProviders.calls(CHARGES, "payment:" + id);
+        List<FakeProviders.Call> calls = FakeProviders.calls(CHARGES, "payment:" + id + ":1");
         assertThat(calls).hasSize(2);
         // Without Retry-After the first retry would follow after 10 to 20 ms.
         assertThat(Duration.between(calls.get(0).at(), calls.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(1000));
+    }
+
+    @Test
+    void aLongRetryAfterIsCappedSoThePaymentAnswersWithinItsBudget() {
+        String id = newOrder("alice");
+        Reply busy = new Reply(503, Map.of("Retry-After", "90"));
+        FakeProviders.script(CHARGES, busy, busy, busy, busy, busy, busy, busy, busy);
+
+        long started = System.nanoTime();
+        act("alice", id, "pay").then().statusCode(502).body("code", equalTo("payment-provider-unavailable"));
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        // Budget 3 s, waits capped at 1 s (FakeProviders' settings): a few attempts, then the answer, never a 90 s sleep.
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+        List<FakeProviders.Call> calls = FakeProviders.calls(CHARGES, "payment:" + id + ":1");
+        assertThat(calls).hasSizeBetween(3, 5);
+        for (int retry = 1; retry < calls.size(); retry++) {
+            assertThat(Duration.between(calls.get(retry - 1).at(), calls.get(retry).at())).isLessThan(Duration.ofMillis(1300));
+        }
     }
 
     @Test
@@ -76,9 +95,9 @@ class ProviderRetryPolicyTest {
         FakeProviders.script(CHARGES, Reply.status(503), Reply.status(500), Reply.status(502));
 
         act("alice", id, "pay").then().statusCode(200).body("status", equalTo("paid"));
-        assertThat(FakeProviders.calls(CHARGES, "payment:" + id)).hasSize(4);
+        assertThat(FakeProviders.calls(CHARGES, "payment:" + id + ":1")).hasSize(4);
         given().get("/q/metrics").then().body(containsString("ft_retry_retries_total{method=\"io.orderflow.payment.PaymentGateway.charge\"}"));
-        assertThat(Orders.value("SELECT channel_transaction_id FROM payments WHERE order_id = ?", id)).isEqualTo("fake-payment:" + id);
+        assertThat(Orders.value("SELECT channel_transaction_id FROM payments WHERE order_id = ?", id)).isEqualTo("fake-payment:" + id + ":1");
     }
 
     @Test
@@ -87,10 +106,10 @@ class ProviderRetryPolicyTest {
         FakeProviders.script(CHARGES, Reply.status(503), Reply.status(503), Reply.status(503), Reply.status(503), Reply.status(503));
 
         act("alice", id, "pay").then().statusCode(200);
-        List<FakeProviders.Call> calls = FakeProviders.calls(CHARGES, "payment:" + id);
+        List<FakeProviders.Call> calls = FakeProviders.calls(CHARGES, "payment:" + id + ":1");
         assertThat(calls).hasSize(6);
-        // Base 20 ms, cap 200 ms (FakeProviders' settings): ceilings 20, 40, 80, 160, 200; equal jitter waits half to all of each.
-        long[] ceilings = { 20, 40, 80, 160, 200 };
+        // Base 20 ms, cap 1 s (FakeProviders' settings): ceilings 20, 40, 80, 160, 320; equal jitter waits half to all of each.
+        long[] ceilings = { 20, 40, 80, 160, 320 };
         for (int retry = 0; retry < ceilings.length; retry++) {
             long wait = Duration.between(calls.get(retry).at(), calls.get(retry + 1).at()).toMillis();
             assertThat(wait).as("wait before retry %d", retry + 1).isBetween(ceilings[retry] / 2, ceilings[retry] + 100);

@@ -19,7 +19,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * A payment provider and warehouse whose answers a test scripts (e.g. a 429 with Retry-After, then a
- * success), recording every call with its key and arrival time. Unscripted calls succeed.
+ * success), recording every call with its key and arrival time. Unscripted calls succeed. Provider
+ * retries start at 20 ms, wait at most 1 s, and give up after 3 s.
  */
 public class FakeProviders implements QuarkusTestResourceLifecycleManager {
 
@@ -52,7 +53,9 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
                 "quarkus.rest-client.payment-provider.url", base + "/payments",
                 "quarkus.rest-client.warehouse.url", base + "/warehouse",
                 "io.orderflow.payment.PaymentGateway/Retry/delay", "20",
-                "orders.downstream.max-delay", "200ms",
+                "io.orderflow.payment.PaymentGateway/Retry/maxDuration", "3000",
+                "io.orderflow.payment.PaymentGateway/Retry/durationUnit", "MILLIS",
+                "orders.downstream.max-delay", "1s",
                 "orders.outbox.base-delay", "20ms",
                 "orders.outbox.max-attempts", "3",
                 "orders.outbox.poll-interval", "100ms");
@@ -90,7 +93,7 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
         synchronized (FakeProviders.class) {
             reply = script == null || script.isEmpty() ? Reply.status(201) : script.poll();
         }
-        byte[] body = (reply.status() < 300 ? "{\"reference\":\"fake-" + key + "\",\"key\":\"" + key + "\"}" : "{\"status\":\"refused\"}")
+        byte[] body = (reply.status() < 300 ? "{\"reference\":\"fake-" + key + "\",\"key\":\"" + key + "\",\"status\":\"succeeded\"}" : "{\"status\":\"refused\"}")
                 .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));

@@ -15,7 +15,8 @@ public final class DownstreamErrors {
 
     public static RuntimeException of(Response response) {
         int status = response.getStatus();
-        if (status == 429 || status >= 500) {
+        // 409: a call with the same idempotency key is still being processed (draft-ietf-httpapi-idempotency-key-header).
+        if (status == 409 || status == 429 || status >= 500) {
             return new DownstreamUnavailableException(status, retryAfter(response.getHeaderString("Retry-After")));
         }
         return new DownstreamRefusedException(status);

@@ -1,0 +1,190 @@
+package io.orderflow.payment;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+import jakarta.ws.rs.ProcessingException;
+
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.order.OrderTransitions;
+import io.orderflow.payment.ReconciliationReport.Mismatch;
+import io.orderflow.shared.downstream.DownstreamRefusedException;
+import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+import io.quarkus.scheduler.Scheduled;
+
+/**
+ * Compares the provider's charges of a time window with the payments table. Every charge must be the
+ * one successful payment of an order that is paid, shipped or delivered, or be refunded (or on its
+ * way back). A charge that matches nothing is refunded through the outbox, under a key of its own,
+ * and counted in {@code orders_reconciliation_mismatches_total{kind}}. Safe on several instances at
+ * once: refunds are keyed, and a queued refund is seen by the next look.
+ */
+@ApplicationScoped
+public class PaymentReconciliation {
+
+    private static final Logger LOG = Logger.getLogger(PaymentReconciliation.class);
+    private static final int PAGE = 100;
+    private static final Set<OrderStatus> PAID = EnumSet.of(OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED);
+    private static final String SAVE = "INSERT INTO reconciliation_reports (started_at, finished_at, report) VALUES (:started, :finished, :report)";
+    private static final String LATEST = "SELECT report FROM reconciliation_reports ORDER BY id DESC LIMIT 1";
+
+    /** What a charge turned out to be. */
+    enum Verdict {
+        MATCHED, REFUNDED, REFUND_PENDING, UNSETTLED, MISMATCH
+    }
+
+    private final PaymentGateway gateway;
+    private final PaymentStore payments;
+    private final PaymentService service;
+    private final OrderTransitions orders;
+    private final PaymentConfig config;
+    private final EntityManager db;
+    private final ObjectMapper json;
+    private final MeterRegistry metrics;
+
+    public PaymentReconciliation(PaymentGateway gateway, PaymentStore payments, PaymentService service, OrderTransitions orders,
+            PaymentConfig config, EntityManager db, ObjectMapper json, MeterRegistry metrics) {
+        this.gateway = gateway;
+        this.payments = payments;
+        this.service = service;
+        this.orders = orders;
+        this.config = config;
+        this.db = db;
+        this.json = json;
+        this.metrics = metrics;
+    }
+
+    @Scheduled(every = "${orders.payments.reconciliation.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            delayed = "1m")
+    void scheduled() {
+        ReconciliationReport report = run();
+        if (!report.mismatches().isEmpty()) {
+            LOG.warnf("Reconciliation found %d charges without a paid order; they are being refunded", report.mismatches().size());
+        }
+    }
+
+    /** Reconciles the configured window up to now, keeps the report and returns it. */
+    public ReconciliationReport run() {
+        Instant started = Instant.now();
+        Instant since = started.minus(config.reconciliation().window());
+        int charges = 0;
+        int[] verdicts = new int[Verdict.values().length];
+        List<Mismatch> mismatches = new ArrayList<>();
+        String after = null;
+        do {
+            ChargePage page = charges(since, started, after);
+            for (ProviderCharge charge : page.items()) {
+                charges++;
+                verdicts[examine(charge, mismatches).ordinal()]++;
+            }
+            after = page.next();
+        } while (after != null);
+        ReconciliationReport report = new ReconciliationReport(started, Instant.now(), since, started, charges,
+                verdicts[Verdict.MATCHED.ordinal()], verdicts[Verdict.REFUNDED.ordinal()], verdicts[Verdict.REFUND_PENDING.ordinal()],
+                verdicts[Verdict.UNSETTLED.ordinal()], List.copyOf(mismatches));
+        save(report);
+        return report;
+    }
+
+    private ChargePage charges(Instant since, Instant until, String after) {
+        try {
+            return gateway.charges(since, until, after, PAGE);
+        } catch (DownstreamUnavailableException | DownstreamRefusedException | ProcessingException | FaultToleranceException e) {
+            LOG.warnf("Reconciliation could not list the provider's charges: %s", e.toString());
+            throw new ProblemException(Problem.of(502, "payment-provider-unavailable", "Payment provider unavailable",
+                    "The payment provider did not list its charges; nothing was changed. Try again shortly."), Duration.ofSeconds(5));
+        }
+    }
+
+    /** The newest report, of any instance. */
+    @Transactional
+    public Optional<ReconciliationReport> latest() {
+        @SuppressWarnings("unchecked")
+        List<String> reports = db.createNativeQuery(LATEST).getResultList();
+        return reports.stream().findFirst().map(this::read);
+    }
+
+    /** One charge, in one transaction: its verdict, and a refund queued when nothing accounts for it. */
+    @Transactional
+    Verdict examine(ProviderCharge charge, List<Mismatch> mismatches) {
+        if (charge.isRefunded()) {
+            return Verdict.REFUNDED;
+        }
+        Optional<Payment> found = payments.byKey(charge.key());
+        if (found.isEmpty()) {
+            return mismatch("unknown-charge", charge, mismatches);
+        }
+        Payment payment = found.get();
+        switch (payment.status) {
+            case PROCESSING:
+                return Verdict.UNSETTLED;
+            case FAILURE:
+                return mismatch("charge-of-failed-payment", charge, mismatches);
+            case REFUNDED:
+                return mismatch("refund-not-at-provider", charge, mismatches);
+            default:
+                break;
+        }
+        boolean ordersCharge = payments.charged(payment.orderId).map(first -> first.id.equals(payment.id)).orElse(false);
+        if (ordersCharge && PAID.contains(orders.snapshot(payment.orderId).status())) {
+            return Verdict.MATCHED;
+        }
+        if (payments.refundQueued(payment.orderId, charge.reference())) {
+            return Verdict.REFUND_PENDING;
+        }
+        return mismatch(ordersCharge ? "charge-without-paid-order" : "duplicate-charge", charge, mismatches);
+    }
+
+    /**
+     * Records a charge that nothing accounts for and queues its refund under a key of its own, which
+     * no other refund uses; a refund the provider already knows of is not queued again.
+     */
+    private Verdict mismatch(String kind, ProviderCharge charge, List<Mismatch> mismatches) {
+        metrics.counter("orders.reconciliation.mismatches", "kind", kind).increment();
+        String action = "none: the payment says refunded";
+        if (!kind.equals("refund-not-at-provider")) {
+            service.queueRefund(Payment.strayRefundKeyFor(charge.key()),
+                    new RefundRequest(charge.orderId(), charge.amount(), charge.currency(), charge.reference()));
+            action = "refund queued";
+        }
+        mismatches.add(new Mismatch(kind, charge.key(), charge.reference(), charge.orderId(), charge.amount(), charge.currency(), action));
+        LOG.warnf("Reconciliation: charge %s (%s) is a %s; %s", charge.key(), charge.reference(), kind, action);
+        return Verdict.MISMATCH;
+    }
+
+    @Transactional
+    void save(ReconciliationReport report) {
+        try {
+            db.createNativeQuery(SAVE).setParameter("started", report.startedAt()).setParameter("finished", report.finishedAt())
+                    .setParameter("report", json.writeValueAsString(report)).executeUpdate();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A report always serialises", e);
+        }
+    }
+
+    private ReconciliationReport read(String report) {
+        try {
+            return json.readValue(report, ReconciliationReport.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A kept report always reads back", e);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.orderflow.payment;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What one reconciliation run found: the provider's charges made in [since, until), how many were
+ * matched by a paid order's payment, refunded, being refunded or still settling, and every charge
+ * that matched nothing, with what was done about it.
+ */
+public record ReconciliationReport(Instant startedAt, Instant finishedAt, Instant since, Instant until, int charges, int matched,
+        int refunded, int refundPending, int unsettled, List<Mismatch> mismatches) {
+
+    /** A charge with no paid order to account for it. */
+    public record Mismatch(String kind, String chargeKey, String reference, UUID orderId, String amount, String currency, String action) {
+    }
+}
