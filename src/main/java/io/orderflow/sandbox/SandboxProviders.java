@@ -19,8 +19,8 @@ import jakarta.transaction.Transactional;
 
 /**
  * A payment provider and a warehouse that behave like real ones: each effect happens once per
- * idempotency key (a repeated call answers the first result and adds nothing, a call while the first
- * is still running answers 409 "processing"), a declined charge is remembered under its key, a key
+ * idempotency key (a repeated call answers the first result and adds nothing; a call while the first
+ * is still running waits for it a while, then answers 409 "processing"), a declined charge is remembered under its key, a key
  * can be voided so that it can never charge, and latency and failures can be dialled in.
  */
 @ApplicationScoped
@@ -52,6 +52,9 @@ public class SandboxProviders {
     private static final BigDecimal DECLINED_CENTS = new BigDecimal("0.51");
     /** How long past its expected end a processing call is waited for before it counts as abandoned. */
     private static final Duration ABANDONED_AFTER = Duration.ofSeconds(10);
+    /** How long a call waits for another with the same key that is still processing. */
+    private static final Duration SAME_KEY_WAIT = Duration.ofSeconds(2);
+    private static final Duration SAME_KEY_POLL = Duration.ofMillis(20);
 
     private static final String LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))";
     private static final String EFFECT_COLUMNS = """
@@ -105,10 +108,28 @@ public class SandboxProviders {
         }
         Optional<Answer> decided = begin(kind, key, call, latency);
         if (decided.isPresent()) {
-            return decided.get();
+            return decided.get().status() == 409 ? settledFirst(kind, key).map(first -> answer(first, 201)).orElse(decided.get())
+                    : decided.get();
         }
         pause(latency);
         return finish(kind, key);
+    }
+
+    /**
+     * Waits a while for the call with the same key that is still processing and returns what it
+     * settled on; empty if it takes longer (the caller answers 409, as real providers answer a
+     * concurrent request with a key).
+     */
+    private Optional<Map<String, Object>> settledFirst(Kind kind, String key) {
+        long deadline = System.nanoTime() + SAME_KEY_WAIT.toNanos();
+        do {
+            pause(SAME_KEY_POLL);
+            Map<String, Object> first = find(kind, key).orElseThrow();
+            if (!"processing".equals(first.get("status"))) {
+                return Optional.of(first);
+            }
+        } while (System.nanoTime() < deadline);
+        return Optional.empty();
     }
 
     /** The first result under the key, or a decline, or empty when the call starts processing now. */
@@ -149,14 +170,22 @@ public class SandboxProviders {
      * charge (a late first call with it is refused with 410). A key already decided answers its result;
      * one still processing answers 409.
      */
-    @Transactional
     public Answer voidCharge(String key, UUID orderId) {
+        Map<String, Object> charge = voidUnlessUsed(key, orderId);
+        if ("processing".equals(charge.get("status"))) {
+            return settledFirst(Kind.CHARGE, key).map(first -> new Answer(200, first)).orElse(answer(charge, 200));
+        }
+        return new Answer(200, charge);
+    }
+
+    /** The key's record, a new voided one if the key was never used. */
+    @Transactional
+    Map<String, Object> voidUnlessUsed(String key, UUID orderId) {
         lock(Kind.CHARGE, key);
         if (current(Kind.CHARGE, key).isEmpty()) {
             insert(Kind.CHARGE, key, new Call(orderId, null, null, null, null, null), null, "voided", null);
         }
-        Map<String, Object> charge = current(Kind.CHARGE, key).orElseThrow();
-        return "processing".equals(charge.get("status")) ? answer(charge, 200) : new Answer(200, charge);
+        return current(Kind.CHARGE, key).orElseThrow();
     }
 
     /** Succeeded charges made in [since, until), oldest first, each saying whether it was refunded. */
