@@ -197,6 +197,24 @@ class IdempotencyKeyTest {
     }
 
     @Test
+    void anAmountIsTheSameRequestHoweverItIsSpelled() {
+        String key = newKey();
+        Response first = placeOrder("alice", key, newToken("alice"), ORDER);
+        first.then().statusCode(201);
+
+        String token = newToken("alice");
+        placeOrder("alice", key, token, ORDER.replace("\"12.50\"", "\"12.5\"")).then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", "true")
+                .body("id", equalTo(first.path("id")));
+        placeOrder("alice", key, token, ORDER.replace("\"12.50\"", "12.5")).then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", "true")
+                .body("id", equalTo(first.path("id")));
+        assertThat(Orders.countForToken(token)).isZero();
+    }
+
+    @Test
     void keysOfDifferentCustomersAndPathsDoNotCollide() {
         String key = newKey();
         String alices = as("alice").header("Idempotency-Key", key).post("/orders/token").then().statusCode(201)
