@@ -14,6 +14,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 
+import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.order.OrderAnswers;
@@ -47,7 +48,7 @@ public class PaymentResource {
     @APIResponse(responseCode = "409", description = "invalid-transition, payment-in-progress or idempotency-key-in-use")
     @APIResponse(responseCode = "502", description = "payment-provider-unavailable after retries: the order stays created; retry")
     public Response pay(@RestPath String id,
-            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) String key) {
-        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), key));
+            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
+        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), key.value()));
     }
 }
