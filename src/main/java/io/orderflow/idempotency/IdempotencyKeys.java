@@ -25,7 +25,11 @@ public final class IdempotencyKeys {
         if (headers.size() > 1) {
             throw invalid("Send one Idempotency-Key header, not " + headers.size() + ".");
         }
-        String value = headers.get(0);
+        return canonical(headers.get(0));
+    }
+
+    /** The unquoted key of one header value. */
+    static String canonical(String value) {
         String key = value.startsWith("\"") ? unquote(value) : bare(value);
         if (key.isEmpty() || key.length() > MAX_LENGTH) {
             throw invalid("An Idempotency-Key has 1 to " + MAX_LENGTH + " characters.");

@@ -1,8 +1,9 @@
 package io.orderflow.idempotency;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
 import java.util.HexFormat;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -11,13 +12,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.orderflow.order.Money;
 import io.orderflow.shared.Hashing;
 
 /**
  * What makes two requests the same request: method, path and body. A JSON body is compared in
- * canonical form (members sorted, no insignificant whitespace, numbers by value), so reordered
- * members or {@code 2.50} for {@code 2.5} do not make another request; other bodies compare byte by byte.
+ * canonical form (members sorted, no insignificant whitespace, numbers by value, and the amounts
+ * of {@link Money#AMOUNT_MEMBERS} by value whether written as number or string), so reordered
+ * members or {@code "2.50"} for {@code 2.5} do not make another request; other bodies compare byte by byte.
  */
 public final class RequestFingerprint {
 
@@ -44,11 +49,28 @@ public final class RequestFingerprint {
         try {
             JsonNode tree = CANONICAL.readTree(body);
             if (tree != null) {
+                readAmounts(tree);
                 return "json:" + CANONICAL.writeValueAsString(tree);
             }
         } catch (IOException notJson) {
             // compared as bytes below
         }
         return "bytes:" + HexFormat.of().formatHex(body);
+    }
+
+    /** Replaces amounts written as decimal strings by the numbers they spell; other strings, such as a sku "12.50", stay text. */
+    private static void readAmounts(JsonNode node) {
+        if (!(node instanceof ObjectNode object)) {
+            node.forEach(RequestFingerprint::readAmounts);
+            return;
+        }
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            JsonNode value = member.getValue();
+            if (Money.AMOUNT_MEMBERS.contains(member.getKey()) && value.isTextual() && Money.DECIMAL.matcher(value.textValue()).matches()) {
+                member.setValue(DecimalNode.valueOf(new BigDecimal(value.textValue()).stripTrailingZeros()));
+            } else {
+                readAmounts(value);
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.orderflow.order;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Currency;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /** Amounts are decimals in a currency's minor units: CNY has two ({@code "12.50"}), JPY none. */
@@ -10,6 +11,12 @@ public final class Money {
 
     /** An amount as a client writes it in text: digits with an optional fraction, no sign, no exponent. */
     public static final Pattern DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,16})?");
+
+    /**
+     * The JSON members that hold an amount, wherever they stand in a request body. Their decimal
+     * strings are amounts, not names: an Idempotency-Key fingerprint compares them by value.
+     */
+    public static final Set<String> AMOUNT_MEMBERS = Set.of("amount", "price", "totalAmount", "unitPrice");
 
     private Money() {
     }

@@ -17,6 +17,7 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.shared.security.Caller;
@@ -65,7 +66,7 @@ public class OrderResource {
     @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
     @APIResponse(responseCode = "404", description = "order-not-found")
     @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
-    public Response ship(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+    public Response ship(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
         return transition(id, OrderEvent.SHIP, key);
     }
 
@@ -77,7 +78,7 @@ public class OrderResource {
     @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
     @APIResponse(responseCode = "404", description = "order-not-found")
     @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
-    public Response deliver(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+    public Response deliver(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
         return transition(id, OrderEvent.DELIVER, key);
     }
 
@@ -89,12 +90,13 @@ public class OrderResource {
     @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
     @APIResponse(responseCode = "404", description = "order-not-found")
     @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
-    public Response cancel(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) String key) {
+    public Response cancel(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
         return transition(id, OrderEvent.CANCEL, key);
     }
 
-    private Response transition(String id, OrderEvent event, String commandId) {
-        return OrderAnswers.ok(transitions.apply(Caller.of(identity), OrderAnswers.idOf(id), event, commandId));
+    /** The history keeps the canonical key as the command id; these transitions take a key but do not need one. */
+    private Response transition(String id, OrderEvent event, IdempotencyKey key) {
+        return OrderAnswers.ok(transitions.apply(Caller.of(identity), OrderAnswers.idOf(id), event, key == null ? null : key.value()));
     }
 
     @GET

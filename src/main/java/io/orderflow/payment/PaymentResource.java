@@ -18,6 +18,7 @@ import org.jboss.resteasy.reactive.RestPath;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.order.OrderAnswers;
@@ -53,12 +54,12 @@ public class PaymentResource {
     @APIResponse(responseCode = "409", description = "invalid-transition, payment-in-progress or idempotency-key-in-use")
     @APIResponse(responseCode = "502", description = "payment-provider-unavailable after retries: the order stays created; retry")
     public Response pay(@RestPath String id,
-            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) String key,
+            @Parameter(description = "Required; the same one on every retry", required = true) @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key,
             @RequestBody(description = "Optional: how to pay (default pm_card_visa; in the sandbox pm_card_chargeDeclined is declined)",
                     content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PayRequest.class)))
             String body) throws JsonProcessingException {
         // Read here rather than by type: a pay without a body (and without a Content-Type) is the common case.
         PayRequest request = body == null || body.isBlank() ? null : json.readValue(body, PayRequest.class);
-        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), PayRequest.methodOf(request), key));
+        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), PayRequest.methodOf(request), key.value()));
     }
 }

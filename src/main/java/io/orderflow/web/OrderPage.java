@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 import jakarta.ws.rs.GET;
@@ -19,6 +20,7 @@ import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.order.OrderService;
 import io.orderflow.order.OrderTransitions;
@@ -49,6 +51,9 @@ public class OrderPage {
             "invalid-transition", "That is no longer possible for this order; it shows its current state below.",
             "forbidden", "Your role may not do that.");
 
+    private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
+            + "Use the buttons below to try again.";
+
     /** A button of the page: the action and how it reads. */
     public record Action(String name, String label) {
     }
@@ -71,6 +76,10 @@ public class OrderPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response show(@RestPath String id, @RestQuery String notice) {
+        return page(200, id, notice == null ? "" : NOTICES.getOrDefault(notice, ""));
+    }
+
+    private Response page(int status, String id, String notice) {
         try {
             OrderView order = orders.get(Caller.of(identity), id);
             List<Action> actions = order.allowedActions().stream()
@@ -80,8 +89,8 @@ public class OrderPage {
             data.put("order", order);
             data.put("actions", actions);
             data.put("commandId", UUID.randomUUID().toString());
-            data.put("notice", notice == null ? "" : NOTICES.getOrDefault(notice, ""));
-            return pages.page(200, "order", data);
+            data.put("notice", notice);
+            return pages.page(status, "order", data);
         } catch (ProblemException notFound) {
             return missing();
         }
@@ -92,15 +101,22 @@ public class OrderPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId) {
+        String command;
+        try {
+            // The limits of an Idempotency-Key, so that every command id fits in the history; a form without one is refused too.
+            command = IdempotencyKey.valueOf(Objects.requireNonNullElse(commandId, "")).value();
+        } catch (ProblemException invalid) {
+            return page(400, id, INVALID_COMMAND);
+        }
         UriBuilder back = UriBuilder.fromPath(PATH + "{id}");
         try {
             UUID orderId = UUID.fromString(id);
             Caller caller = Caller.of(identity);
             OrderEvent event = OrderEvent.valueOf(action.toUpperCase(Locale.ROOT));
             if (event == OrderEvent.PAY) {
-                payments.pay(caller, orderId, null, commandId);
+                payments.pay(caller, orderId, null, command);
             } else {
-                transitions.apply(caller, orderId, event, commandId);
+                transitions.apply(caller, orderId, event, command);
             }
         } catch (ProblemException refused) {
             back.queryParam("notice", refused.problem().code());

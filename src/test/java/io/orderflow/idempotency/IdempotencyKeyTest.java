@@ -11,9 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
@@ -194,6 +199,47 @@ class IdempotencyKeyTest {
                 .header("Idempotent-Replayed", "true")
                 .header("Cache-Control", "no-store")
                 .body("token", equalTo(issued.path("token")));
+    }
+
+    @ParameterizedTest(name = "{0} with {1}")
+    @MethodSource("quotedKeys")
+    void aQuotedKeyIsKeptAsItsUnquotedValue(String action, String header, String key) {
+        String id = newOrder("alice");
+        Response first = act("alice", header, id, action);
+        first.then().statusCode(200).header("Idempotent-Replayed", (String) null);
+
+        Response again = act("alice", header, id, action);
+        again.then().statusCode(200).header("Idempotent-Replayed", "true");
+        assertThat(again.asString()).isEqualTo(first.asString());
+        act("alice", key, id, action).then().statusCode(200).header("Idempotent-Replayed", "true");
+        assertThat(Orders.value("SELECT command_id FROM order_history WHERE order_id = ?", id)).isEqualTo(key);
+    }
+
+    static Stream<Arguments> quotedKeys() {
+        String longest = (newKey() + "x".repeat(255)).substring(0, 255);
+        String escaped = "a\"b\\c-" + newKey();
+        String escapedHeader = "\"" + escaped.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return Stream.of("pay", "cancel").flatMap(action -> Stream.of(
+                Arguments.of(action, Named.of("255 characters between quotes", "\"" + longest + "\""), longest),
+                Arguments.of(action, Named.of("escapes", escapedHeader), escaped)));
+    }
+
+    @Test
+    void anAmountIsTheSameRequestHoweverItIsSpelled() {
+        String key = newKey();
+        Response first = placeOrder("alice", key, newToken("alice"), ORDER);
+        first.then().statusCode(201);
+
+        String token = newToken("alice");
+        placeOrder("alice", key, token, ORDER.replace("\"12.50\"", "\"12.5\"")).then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", "true")
+                .body("id", equalTo(first.path("id")));
+        placeOrder("alice", key, token, ORDER.replace("\"12.50\"", "12.5")).then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", "true")
+                .body("id", equalTo(first.path("id")));
+        assertThat(Orders.countForToken(token)).isZero();
     }
 
     @Test

@@ -32,7 +32,8 @@ class IdempotencyLeaseTest {
     public static class ShortLease implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.idempotency.lease", "1S");
+            // Long enough for the first request to a freshly started app on a busy machine to arrive within it.
+            return Map.of("orders.idempotency.lease", "3S");
         }
     }
 
@@ -53,7 +54,7 @@ class IdempotencyLeaseTest {
                 .header("Retry-After", "1")
                 .body("code", equalTo("idempotency-key-in-use"));
 
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> issueToken(key).statusCode() == 201);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> issueToken(key).statusCode() == 201);
         issueToken(key).then().statusCode(201).header("Idempotent-Replayed", "true");
         given().get("/q/metrics").then()
                 .body(containsString("orders_idempotency_requests_total{outcome=\"in-use\"}"))
@@ -65,7 +66,7 @@ class IdempotencyLeaseTest {
         String key = UUID.randomUUID().toString();
         KeyClaim slow = store.claim("alice", "POST", PATH, key, RequestFingerprint.of("POST", PATH, new byte[0]));
         AtomicReference<Response> successor = new AtomicReference<>();
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
             successor.set(issueToken(key));
             return successor.get().statusCode() == 201;
         });

@@ -138,6 +138,29 @@ class WebCheckoutTest {
         browser("bob").get(page).then().statusCode(404);
     }
 
+    @Test
+    void aCommandIdOutsideTheKeyLimitsIsRefusedWithAPageAndNothingIsDone() {
+        Browser alice = browser("alice");
+        String page = submit(alice, token(alice.get("/checkout")), "ABC-1", "1", "9.99").header("Location");
+        String id = page.substring(page.lastIndexOf('/') + 1);
+
+        for (String commandId : List.of("x".repeat(256), "", "two words", "\"unterminated")) {
+            alice.request().formParam("commandId", commandId).post(page + "/pay").then()
+                    .statusCode(400)
+                    .contentType(containsString("text/html"))
+                    .body(containsString("Nothing was done"))
+                    .body(containsString(">Pay<"));
+        }
+        alice.request().post(page + "/cancel").then().statusCode(400).body(containsString("Nothing was done"));
+        assertThat(Ledger.of(id).charges()).isZero();
+        alice.get(page).then().body(containsString("<span class=\"status\" id=\"status\">created</span>"));
+
+        // The same limits as the Idempotency-Key header: a quoted command id counts by its unquoted value.
+        String longest = "y".repeat(255);
+        alice.request().formParam("commandId", "\"" + longest + "\"").post(page + "/pay").then().statusCode(303);
+        assertThat(Orders.value("SELECT command_id FROM order_history WHERE order_id = ?", id)).isEqualTo(longest);
+    }
+
     /** A signed-in browser (form login, session cookie); each request starts from a fresh specification. */
     private record Browser(CookieFilter cookies) {
         RequestSpecification request() {
