@@ -13,7 +13,7 @@ public record PayRequest(String paymentMethod) {
     private static final Pattern METHOD = Pattern.compile("pm_[A-Za-z0-9_]{1,61}");
 
     /** The method named, or null for the default; a malformed one is refused before anything happens. */
-    static String methodOf(PayRequest request) {
+    public static String methodOf(PayRequest request) {
         if (request == null || request.paymentMethod() == null) {
             return null;
         }

@@ -1,6 +1,7 @@
 package io.orderflow.payment;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -15,6 +16,10 @@ public interface PaymentConfig {
     /** The payment method used when a pay request names none. */
     @WithDefault("pm_card_visa")
     String defaultMethod();
+
+    /** The payment methods the order page offers (a choice only when there are several, as in dev and demo). */
+    @WithDefault("pm_card_visa")
+    List<String> offeredMethods();
 
     /**
      * How long a request or job owns the payment attempt it claimed; longer than all of its provider

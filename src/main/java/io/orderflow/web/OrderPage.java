@@ -25,6 +25,8 @@ import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.order.OrderService;
 import io.orderflow.order.OrderTransitions;
 import io.orderflow.order.OrderView;
+import io.orderflow.payment.PayRequest;
+import io.orderflow.payment.PaymentConfig;
 import io.orderflow.payment.PaymentService;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -49,7 +51,8 @@ public class OrderPage {
             "payment-provider-unavailable", "The payment provider did not answer. Nothing was charged twice: please try again.",
             "payment-in-progress", "Your payment is being processed. Reload the page in a moment.",
             "invalid-transition", "That is no longer possible for this order; it shows its current state below.",
-            "forbidden", "Your role may not do that.");
+            "forbidden", "Your role may not do that.",
+            "validation-failed", "That payment method is not valid; choose one from the list.");
 
     private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
             + "Use the buttons below to try again.";
@@ -61,14 +64,16 @@ public class OrderPage {
     private final OrderService orders;
     private final OrderTransitions transitions;
     private final PaymentService payments;
+    private final PaymentConfig paymentConfig;
     private final Pages pages;
     private final SecurityIdentity identity;
 
-    public OrderPage(OrderService orders, OrderTransitions transitions, PaymentService payments, Pages pages, SecurityIdentity identity) {
+    public OrderPage(OrderService orders, OrderTransitions transitions, PaymentService payments, PaymentConfig paymentConfig, Pages pages, SecurityIdentity identity) {
         this.pages = pages;
         this.orders = orders;
         this.transitions = transitions;
         this.payments = payments;
+        this.paymentConfig = paymentConfig;
         this.identity = identity;
     }
 
@@ -89,6 +94,7 @@ public class OrderPage {
             data.put("order", order);
             data.put("actions", actions);
             data.put("commandId", UUID.randomUUID().toString());
+            data.put("paymentMethods", paymentConfig.offeredMethods().size() > 1 ? paymentConfig.offeredMethods() : List.of());
             data.put("notice", notice);
             return pages.page(status, "order", data);
         } catch (ProblemException notFound) {
@@ -100,7 +106,7 @@ public class OrderPage {
     @Path("{action:pay|ship|deliver|cancel}")
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId) {
+    public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId, @RestForm String paymentMethod) {
         String command;
         try {
             // The limits of an Idempotency-Key, so that every command id fits in the history; a form without one is refused too.
@@ -114,7 +120,7 @@ public class OrderPage {
             Caller caller = Caller.of(identity);
             OrderEvent event = OrderEvent.valueOf(action.toUpperCase(Locale.ROOT));
             if (event == OrderEvent.PAY) {
-                payments.pay(caller, orderId, null, command);
+                payments.pay(caller, orderId, PayRequest.methodOf(new PayRequest(paymentMethod)), command);
             } else {
                 transitions.apply(caller, orderId, event, command);
             }

@@ -139,6 +139,26 @@ class WebCheckoutTest {
     }
 
     @Test
+    void theOrdersPageOffersTheSandboxPaymentMethodsAndADeclineLeavesItOpen() {
+        Browser alice = browser("alice");
+        String page = submit(alice, token(alice.get("/checkout")), "ABC-1", "1", "9.99").header("Location");
+        String id = page.substring(page.lastIndexOf('/') + 1);
+        Response shown = alice.get(page);
+        shown.then().body(containsString("<option value=\"pm_card_visa\">")).body(containsString("<option value=\"pm_card_chargeDeclined\">"));
+
+        alice.request().formParam("commandId", command(shown, "pay")).formParam("paymentMethod", "pm_card_chargeDeclined")
+                .post(page + "/pay").then().statusCode(303).header("Location", containsString("notice=payment-declined"));
+        alice.get(page + "?notice=payment-declined").then().body(containsString("Your payment was declined"))
+                .body(containsString("<span class=\"status\" id=\"status\">created</span>"));
+
+        alice.request().formParam("commandId", command(alice.get(page), "pay")).formParam("paymentMethod", "pm_card_visa")
+                .post(page + "/pay").then().statusCode(303);
+        alice.get(page).then().body(containsString("<span class=\"status\" id=\"status\">paid</span>"));
+        assertThat(Ledger.of(id).charges()).isEqualTo(1);
+        assertThat(Orders.value("SELECT count(*) FROM payments WHERE order_id = ?", id)).isEqualTo("2");
+    }
+
+    @Test
     void aCommandIdOutsideTheKeyLimitsIsRefusedWithAPageAndNothingIsDone() {
         Browser alice = browser("alice");
         String page = submit(alice, token(alice.get("/checkout")), "ABC-1", "1", "9.99").header("Location");
