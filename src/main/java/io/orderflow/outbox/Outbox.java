@@ -109,9 +109,12 @@ public class Outbox {
             delivered(id);
             metrics.counter("orders.outbox.deliveries", "kind", message.kind, "outcome", "delivered").increment();
         } catch (RuntimeException e) {
-            boolean dead = failed(id, e);
+            DeliveryError error = DeliveryError.of(e);
+            boolean dead = failed(id, error);
             metrics.counter("orders.outbox.deliveries", "kind", message.kind, "outcome", dead ? "dead" : "retry").increment();
-            LOG.warnf("Outbox message %s (%s) failed%s: %s", message.idempotencyKey, message.kind, dead ? " for good" : "", e.toString());
+            // Staff see the error's code and message; the exception itself, with a stack trace when it is unexplained, is only here.
+            LOG.warnf(error == DeliveryError.UNEXPLAINED ? e : null, "Outbox message %s (%s) failed%s: %s",
+                    message.idempotencyKey, message.kind, dead ? " for good" : "", e.toString());
         }
     }
 
@@ -124,16 +127,20 @@ public class Outbox {
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     void delivered(long id) {
-        db.createNativeQuery("UPDATE outbox SET status = 'DELIVERED', attempts = attempts + 1, delivered_at = :now, last_error = NULL WHERE id = :id")
+        db.createNativeQuery("""
+                UPDATE outbox SET status = 'DELIVERED', attempts = attempts + 1, delivered_at = :now,
+                    last_error_code = NULL, last_error_message = NULL
+                WHERE id = :id""")
                 .setParameter("now", Instant.now()).setParameter("id", id).executeUpdate();
     }
 
     /** Counts the failed attempt and schedules the next one, or dead-letters the message; true when dead. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    boolean failed(long id, RuntimeException error) {
+    boolean failed(long id, DeliveryError error) {
         OutboxMessage message = OutboxMessage.findById(id);
         message.attempts++;
-        message.lastError = truncate(error.toString());
+        message.lastErrorCode = error.code();
+        message.lastErrorMessage = error.message();
         if (message.attempts >= config.maxAttempts()) {
             message.status = OutboxMessage.Status.DEAD;
             return true;
@@ -163,9 +170,5 @@ public class Outbox {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("An outbox payload always serialises", e);
         }
-    }
-
-    private static String truncate(String text) {
-        return text.length() <= 1000 ? text : text.substring(0, 1000);
     }
 }
