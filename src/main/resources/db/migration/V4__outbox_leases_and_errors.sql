@@ -1,3 +1,8 @@
+-- The relay that took a message under a lease. Each attempt first renews the lease, and records its
+-- outcome, only while the row still carries this id: a relay whose lease lapsed and was taken over
+-- by another finds a different id (a fencing token) and neither attempts nor marks the message.
+ALTER TABLE outbox ADD COLUMN lease_id UUID;
+
 -- Why the last attempt failed, as staff see it: a stable code and a message, never a class name or SQL.
 ALTER TABLE outbox ADD COLUMN last_error_code VARCHAR(64);
 ALTER TABLE outbox RENAME COLUMN last_error TO last_error_message;
