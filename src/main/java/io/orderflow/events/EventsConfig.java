@@ -15,4 +15,11 @@ public interface EventsConfig {
     /** An event read by a consumer that died is taken over by another after this long unacknowledged. */
     @WithDefault("30S")
     Duration claimAfter();
+
+    /**
+     * About how many entries the stream keeps: each publish trims older ones (XADD MAXLEN ~), whether
+     * consumed or not, so this must exceed any backlog the consumers may fall behind by.
+     */
+    @WithDefault("100000")
+    long maxLength();
 }
