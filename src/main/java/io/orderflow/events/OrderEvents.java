@@ -14,6 +14,7 @@ import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.shared.redis.RedisKeys;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.XAddArgs;
 
 /**
  * Order events (created, paid, shipped, delivered, cancelled) leave through the outbox, written in
@@ -28,11 +29,14 @@ public class OrderEvents implements OutboxHandler {
     private final Outbox outbox;
     private final RedisDataSource redis;
     private final RedisKeys keys;
+    private final XAddArgs trimmed;
 
-    public OrderEvents(Outbox outbox, RedisDataSource redis, RedisKeys keys) {
+    public OrderEvents(Outbox outbox, RedisDataSource redis, RedisKeys keys, EventsConfig config) {
         this.outbox = outbox;
         this.redis = redis;
         this.keys = keys;
+        // "~": Redis trims whole nodes only, cheaply, keeping at least maxLength entries.
+        this.trimmed = new XAddArgs().maxlen(config.maxLength()).nearlyExactTrimming();
     }
 
     void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
@@ -56,9 +60,12 @@ public class OrderEvents implements OutboxHandler {
         publish(message.payload);
     }
 
-    /** Appends an event (its JSON) to the stream; also what a redelivery looks like to consumers. */
+    /**
+     * Appends an event (its JSON) to the stream, trimming the oldest entries beyond about
+     * orders.events.max-length; also what a redelivery looks like to consumers.
+     */
     public void publish(String eventJson) {
-        redis.stream(String.class).xadd(stream(), Map.of("event", eventJson));
+        redis.stream(String.class).xadd(stream(), trimmed, Map.of("event", eventJson));
     }
 
     public String stream() {

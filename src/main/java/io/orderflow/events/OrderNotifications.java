@@ -9,13 +9,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
 import io.orderflow.shared.redis.RedisErrors;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.scheduler.Scheduled;
@@ -34,6 +34,15 @@ public class OrderNotifications {
 
     static final String GROUP = "notifications";
     private static final Logger LOG = Logger.getLogger(OrderNotifications.class);
+    /** How much of an unreadable entry the log shows. */
+    private static final int EXCERPT_LENGTH = 200;
+
+    private static final String RECORD_PROCESSED = """
+            INSERT INTO processed_messages (event_id, consumer, processed_at) VALUES (:id, :consumer, :now)
+            ON CONFLICT (event_id) DO NOTHING""";
+    private static final String INSERT_NOTIFICATION = """
+            INSERT INTO order_notifications (event_id, order_id, customer, message, created_at)
+            VALUES (:eventId, :orderId, :customer, :message, :now)""";
 
     private final RedisDataSource redis;
     private final OrderEvents events;
@@ -41,18 +50,20 @@ public class OrderNotifications {
     private final ObjectMapper json;
     private final String consumer = "consumer-" + UUID.randomUUID();
     private final Duration claimAfter;
+    private final Counter deadLetters;
     private volatile boolean groupReady;
 
-    public OrderNotifications(RedisDataSource redis, OrderEvents events, EntityManager db, ObjectMapper json,
-            @ConfigProperty(name = "orders.events.claim-after", defaultValue = "30S") Duration claimAfter) {
+    public OrderNotifications(RedisDataSource redis, OrderEvents events, EntityManager db, ObjectMapper json, EventsConfig config,
+            MeterRegistry metrics) {
         this.redis = redis;
-        this.claimAfter = claimAfter;
+        this.claimAfter = config.claimAfter();
         this.events = events;
         this.db = db;
         this.json = json;
+        this.deadLetters = metrics.counter("orders.events.dead-letters");
     }
 
-    @Scheduled(every = "${orders.events.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
+    @Scheduled(every = "${orders.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
     public void poll() {
         ensureGroup();
         StreamCommands<String, String, String> streams = redis.stream(String.class);
@@ -65,11 +76,17 @@ public class OrderNotifications {
         }
     }
 
+    /**
+     * Handles and acknowledges each entry. An entry that can never be read is dead-lettered, so it does
+     * not come back forever and hold up the entries behind it; any other failure leaves it pending, to
+     * be read again.
+     */
     private int handle(StreamCommands<String, String, String> streams, List<StreamMessage<String, String, String>> messages) {
         for (StreamMessage<String, String, String> message : messages) {
-            String event = message.payload().get("event");
-            if (event != null) {
-                notify(event);
+            try {
+                notify(message.payload().get("event"));
+            } catch (UnreadableEventException e) {
+                deadLetter(message, e.getMessage());
             }
             streams.xack(events.stream(), GROUP, message.id());
         }
@@ -79,30 +96,27 @@ public class OrderNotifications {
     /** Handles one event at most once, whatever the number of deliveries; true when it had an effect. */
     @Transactional
     public boolean notify(String eventJson) {
-        JsonNode event;
-        try {
-            event = json.readTree(eventJson);
-        } catch (JsonProcessingException e) {
-            LOG.warnf("Dropped an unreadable order event: %s", e.getOriginalMessage());
-            return false;
-        }
-        UUID eventId = UUID.fromString(event.path("eventId").asText());
+        StreamedOrderEvent event = StreamedOrderEvent.read(json, eventJson);
         Instant now = Instant.now();
-        int first = db.createNativeQuery("""
-                INSERT INTO processed_messages (event_id, consumer, processed_at) VALUES (:id, :consumer, :now)
-                ON CONFLICT (event_id) DO NOTHING""")
-                .setParameter("id", eventId).setParameter("consumer", GROUP).setParameter("now", now).executeUpdate();
+        int first = db.createNativeQuery(RECORD_PROCESSED)
+                .setParameter("id", event.eventId()).setParameter("consumer", GROUP).setParameter("now", now).executeUpdate();
         if (first == 0) {
             return false;
         }
-        db.createNativeQuery("""
-                INSERT INTO order_notifications (event_id, order_id, customer, message, created_at)
-                VALUES (:eventId, :orderId, :customer, :message, :now)""")
-                .setParameter("eventId", eventId).setParameter("orderId", UUID.fromString(event.path("orderId").asText()))
-                .setParameter("customer", event.path("customer").asText())
-                .setParameter("message", "Your order is " + event.path("type").asText() + ".")
+        db.createNativeQuery(INSERT_NOTIFICATION)
+                .setParameter("eventId", event.eventId()).setParameter("orderId", event.orderId())
+                .setParameter("customer", event.customer())
+                .setParameter("message", "Your order is " + event.status().wireName() + ".")
                 .setParameter("now", now).executeUpdate();
         return true;
+    }
+
+    private void deadLetter(StreamMessage<String, String, String> message, String reason) {
+        deadLetters.increment();
+        String entry = String.valueOf(message.payload());
+        String excerpt = entry.length() <= EXCERPT_LENGTH ? entry
+                : entry.substring(0, EXCERPT_LENGTH) + "... (" + entry.length() + " characters)";
+        LOG.warnf("Dead-lettered order event entry %s of %s, since %s: %s", message.id(), events.stream(), reason, excerpt);
     }
 
     private void ensureGroup() {

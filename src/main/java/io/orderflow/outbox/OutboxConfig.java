@@ -28,7 +28,10 @@ public interface OutboxConfig {
     @WithDefault("10")
     int maxAttempts();
 
-    /** How long a relay owns a message it took; a relay that died leaves it to another after this. */
+    /**
+     * How long a relay owns a message it took; renewed right before each attempt, so it must exceed the
+     * longest single delivery (provider timeouts). A relay that died leaves its messages to another after this.
+     */
     @WithDefault("1M")
     Duration lease();
 }

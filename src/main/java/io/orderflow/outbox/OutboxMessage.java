@@ -48,8 +48,12 @@ public class OutboxMessage extends PanacheEntityBase {
     @Column(name = "next_attempt_at")
     public Instant nextAttemptAt;
 
-    @Column(name = "last_error", length = 1000)
-    public String lastError;
+    /** Why the last attempt failed (see {@link DeliveryError}); null after a delivery. */
+    @Column(name = "last_error_code", length = 64)
+    public String lastErrorCode;
+
+    @Column(name = "last_error_message", length = 1000)
+    public String lastErrorMessage;
 
     @Column(name = "created_at")
     public Instant createdAt;

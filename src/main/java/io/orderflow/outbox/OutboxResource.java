@@ -24,8 +24,8 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @Produces(MediaType.APPLICATION_JSON)
 public class OutboxResource {
 
-    /** A message that gave up after its attempts. */
-    public record DeadLetter(long id, String kind, String orderId, String key, int attempts, String lastError, String createdAt) {
+    /** A message that gave up after its attempts, with why its last attempt failed. */
+    public record DeadLetter(long id, String kind, String orderId, String key, int attempts, DeliveryError lastError, String createdAt) {
     }
 
     private final Outbox outbox;
@@ -38,7 +38,8 @@ public class OutboxResource {
     @Operation(summary = "Outbox messages that gave up (staff)")
     public List<DeadLetter> list() {
         return outbox.deadLetters(100).stream()
-                .map(m -> new DeadLetter(m.id, m.kind, m.orderId.toString(), m.idempotencyKey, m.attempts, m.lastError, m.createdAt.toString()))
+                .map(m -> new DeadLetter(m.id, m.kind, m.orderId.toString(), m.idempotencyKey, m.attempts, DeliveryError.recorded(m),
+                        m.createdAt.toString()))
                 .toList();
     }
 

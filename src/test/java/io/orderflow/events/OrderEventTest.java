@@ -6,20 +6,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.stream.StreamCommands;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.redis.client.Response;
 
-/** Order events travel outbox -> Redis Stream -> consumer group, and a redelivered event has no second effect. */
+/**
+ * Order events travel outbox -> Redis Stream -> consumer group, a redelivered event has no second
+ * effect, and an entry that cannot be read does not hold up the ones behind it.
+ */
 @QuarkusTest
 @WithTestResource(TestServers.class)
 class OrderEventTest {
@@ -32,6 +38,9 @@ class OrderEventTest {
 
     @Inject
     RedisDataSource redis;
+
+    @Inject
+    MeterRegistry metrics;
 
     @Test
     void eachChangeOfAnOrderNotifiesItsCustomerOnce() {
@@ -75,6 +84,26 @@ class OrderEventTest {
 
         await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(id) == 2);
         assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventId)).isEqualTo("1");
+    }
+
+    @Test
+    void unreadableEntriesAreDeadLetteredAndTheEventsBehindThemConsumed() {
+        double deadLettersBefore = deadLetters();
+        StreamCommands<String, String, String> stream = redis.stream(String.class);
+        stream.xadd(events.stream(), Map.of("event", "not JSON at all " + "x".repeat(100_000)));
+        stream.xadd(events.stream(), Map.of("event", """
+                {"eventId":"not-a-uuid","type":"created","orderId":"%s","customer":"bob"}""".formatted(UUID.randomUUID())));
+        stream.xadd(events.stream(), Map.of("comment", "an entry without an event"));
+
+        String id = newOrder("bob");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 1);
+        await().atMost(Duration.ofSeconds(10)).until(this::everythingConsumed);
+        assertThat(deadLetters() - deadLettersBefore).isEqualTo(3);
+    }
+
+    private double deadLetters() {
+        return metrics.counter("orders.events.dead-letters").count();
     }
 
     private static int notificationsFor(String orderId) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -14,12 +13,12 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.outbox.Outbox;
 import io.orderflow.support.Ledger;
+import io.orderflow.support.ManualDelivery;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /**
@@ -27,16 +26,9 @@ import io.quarkus.test.junit.TestProfile;
  * start at once (instances coming back): each shipment reaches the warehouse exactly once.
  */
 @QuarkusTest
-@TestProfile(OutboxRestartTest.RelayStopped.class)
+@TestProfile(ManualDelivery.class)
 @WithTestResource(TestServers.class)
 class OutboxRestartTest {
-
-    public static class RelayStopped implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.outbox.poll-interval", "off", "orders.outbox.batch-size", "3");
-        }
-    }
 
     @Inject
     Outbox outbox;

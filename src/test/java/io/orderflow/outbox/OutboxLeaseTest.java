@@ -1,0 +1,115 @@
+package io.orderflow.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.outbox.Outbox.Lease;
+import io.orderflow.outbox.Outbox.Outcome;
+import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.support.ManualDelivery;
+import io.orderflow.support.Orders;
+import io.orderflow.support.TestServers;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+/**
+ * Two relays and one message: a relay whose lease lapsed and was taken over by another neither
+ * attempts the message any more nor records an outcome over the other's. Nothing relays on its own
+ * here, so the test plays both relays.
+ */
+@QuarkusTest
+@TestProfile(ManualDelivery.class)
+@WithTestResource(TestServers.class)
+class OutboxLeaseTest {
+
+    private static final Duration SHORT_LEASE = Duration.ofMillis(200);
+
+    @Inject
+    Outbox outbox;
+
+    @Inject
+    OutboxConfig config;
+
+    @Inject
+    ScriptedHandler handler;
+
+    @Test
+    void aRelayThatCameTooLateDoesNotAttemptAMessageAnotherTookOver() {
+        String key = enqueue();
+        Lease first = outbox.takeByKey(key, SHORT_LEASE);
+        assertThat(first.messageIds()).hasSize(1);
+        long id = first.messageIds().get(0);
+
+        // The first relay is busy with earlier messages (or died) until its lease lapses; a second relay takes the message.
+        Lease second = takenOverOnceLapsed(key);
+
+        assertThat(outbox.attempt(id, first)).isEqualTo(Outcome.TAKEN_OVER);
+        assertThat(handler.attempts(key)).isZero();
+        assertThat(outbox.attempt(id, second)).isEqualTo(Outcome.DELIVERED);
+        assertThat(handler.attempts(key)).isOne();
+        assertThat(row(key)).isEqualTo("DELIVERED 1");
+    }
+
+    @Test
+    void aRelayWhoseAttemptOutlastedItsLeaseCannotRecordItsOutcome() throws Exception {
+        String key = enqueue();
+        CountDownLatch attempting = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // The first attempt hangs until released, then succeeds; the second one fails.
+        handler.script(key, () -> {
+            attempting.countDown();
+            awaitQuietly(release);
+        }, () -> {
+            throw new DownstreamUnavailableException(503, null);
+        });
+        Lease first = outbox.takeByKey(key, SHORT_LEASE);
+        long id = first.messageIds().get(0);
+        CompletableFuture<Outcome> slowAttempt = CompletableFuture.supplyAsync(() -> outbox.attempt(id, first));
+        assertThat(attempting.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Lease second = takenOverOnceLapsed(key);
+        assertThat(outbox.attempt(id, second)).isEqualTo(Outcome.RETRY);
+        release.countDown();
+
+        assertThat(slowAttempt.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.LEASE_LOST);
+        assertThat(row(key)).as("the relay that holds the message recorded its outcome, the late one did not").isEqualTo("PENDING 1");
+        assertThat(Orders.value("SELECT last_error_code FROM outbox WHERE idempotency_key = ?", key)).isEqualTo("provider-unavailable");
+    }
+
+    /** A second relay's lease on the message, as soon as the first one's has lapsed. */
+    private Lease takenOverOnceLapsed(String key) {
+        return await().atMost(Duration.ofSeconds(10))
+                .until(() -> outbox.takeByKey(key, config.lease()), lease -> !lease.messageIds().isEmpty());
+    }
+
+    private String enqueue() {
+        String key = "lease-test:" + UUID.randomUUID();
+        QuarkusTransaction.requiringNew().run(() -> outbox.enqueue(ScriptedHandler.KIND, UUID.randomUUID(), key, Map.of()));
+        return key;
+    }
+
+    private static String row(String key) {
+        return Orders.value("SELECT status || ' ' || attempts FROM outbox WHERE idempotency_key = ?", key);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
