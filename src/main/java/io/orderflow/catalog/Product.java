@@ -16,7 +16,7 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
  * A product of the catalog as stored. Read-only to Hibernate: every change is a guarded SQL UPDATE
- * ({@link Catalog}), so a loaded product can never write back a stale stock count.
+ * ({@link Catalog}, {@link Stock}), so a loaded product can never write back a stale stock count.
  */
 @Entity
 @Immutable

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -47,6 +50,9 @@ import io.restassured.specification.RequestSpecification;
 class ProductTest {
 
     private static final String PROBLEM = "application/problem+json";
+
+    @Inject
+    Stock stock;
 
     // ---------------------------------------------------------------- reading
 
@@ -232,6 +238,24 @@ class ProductTest {
                 SELECT string_agg(delta || ' ' || on_hand_after || ' ' || actor || ' ' || reason, '; ' ORDER BY id)
                 FROM stock_adjustments WHERE sku = ?""", sku))
                 .isEqualTo("5 15 ops delivery from the supplier; -3 12 ops 3 damaged in the warehouse");
+    }
+
+    @Test
+    void onHandNeverFallsBelowWhatIsReserved() {
+        String sku = newProduct(10);
+        QuarkusTransaction.requiringNew().run(() -> stock.reserve(List.of(new StockLine(sku, 4))));
+
+        adjust("ops", sku, -7, "stocktake").then()
+                .statusCode(409)
+                .contentType(PROBLEM)
+                .body("code", equalTo("insufficient-stock"))
+                .body("onHand", equalTo(10))
+                .body("reserved", equalTo(4))
+                .body("available", equalTo(6));
+        assertThat(onHand(sku)).isEqualTo(10);
+        assertThat(adjustments(sku)).isZero();
+
+        adjust("ops", sku, -6, "stocktake").then().statusCode(200).body("onHand", equalTo(4)).body("available", equalTo(0));
     }
 
     @Test
