@@ -1,0 +1,171 @@
+package io.orderflow.catalog;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.Query;
+import jakarta.transaction.Transactional;
+
+import io.orderflow.order.Money;
+import io.orderflow.shared.http.Paging;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.security.Caller;
+import io.quarkus.panache.common.Parameters;
+import io.quarkus.panache.common.Sort;
+
+/**
+ * The products of the catalog, as the API reads and staff change them; each method is one short
+ * transaction. Customers see active products only and are answered about an inactive one as if it
+ * did not exist, since they cannot order it; staff see every product.
+ */
+@ApplicationScoped
+public class Catalog {
+
+    /** A sku as the API takes it. */
+    static final String SKU = "[A-Za-z0-9._-]{1,64}";
+    /** Text on one line: no control characters, and no unpaired surrogates, which would not be stored as written. */
+    static final String ONE_LINE = "[\\P{Cc}&&\\P{Cs}]*";
+    /** Text that may also hold tabs and line breaks. */
+    static final String MULTI_LINE = "[\\t\\n\\r\\P{Cc}&&\\P{Cs}]*";
+    /** Far below the limit of the INT column, so that no adjustment can overflow it. */
+    static final int MAX_ON_HAND = 1_000_000_000;
+
+    private static final Pattern SKU_SYNTAX = Pattern.compile(SKU);
+
+    private static final String INSERT = """
+            INSERT INTO products (sku, name, description, price, currency, active, on_hand)
+            VALUES (:sku, :name, :description, :price, :currency, :active, :onHand)
+            ON CONFLICT (sku) DO NOTHING""";
+    private static final String REPLACE = """
+            UPDATE products SET name = :name, description = :description, price = :price, currency = :currency, active = :active,
+                version = version + 1, updated_at = now()
+            WHERE sku = :sku""";
+    /** On hand never below what is reserved for orders: the guard decides, also against reservations made meanwhile. */
+    private static final String ADJUST = """
+            UPDATE products SET on_hand = on_hand + :delta, version = version + 1, updated_at = now()
+            WHERE sku = :sku AND on_hand + :delta >= reserved AND on_hand + :delta <= :max
+            RETURNING on_hand""";
+    private static final String RECORD_ADJUSTMENT = """
+            INSERT INTO stock_adjustments (sku, delta, reason, actor, on_hand_after, at)
+            VALUES (:sku, :delta, :reason, :actor, :onHandAfter, now())""";
+
+    private final EntityManager db;
+
+    public Catalog(EntityManager db) {
+        this.db = db;
+    }
+
+    /** The products the caller may see, in sku order, after the sku in the cursor {@code after}. */
+    @Transactional
+    public ProductPage list(Caller caller, String limit, String after) {
+        int size = Paging.limit(limit);
+        String from = Paging.after(after, Catalog::skuOf);
+        StringBuilder query = new StringBuilder("1 = 1");
+        Parameters parameters = new Parameters();
+        if (!caller.staff()) {
+            query.append(" and active = true");
+        }
+        if (from != null) {
+            query.append(" and sku > :after");
+            parameters.and("after", from);
+        }
+        List<ProductView> page = Product.<Product>find(query.toString(), Sort.by("sku"), parameters)
+                .range(0, size).list().stream().map(ProductView::of).toList();
+        if (page.size() <= size) {
+            return new ProductPage(page, null);
+        }
+        List<ProductView> items = page.subList(0, size);
+        return new ProductPage(items, Paging.cursor(items.get(size - 1).sku()));
+    }
+
+    @Transactional
+    public ProductView get(Caller caller, String sku) {
+        return find(sku).filter(product -> caller.staff() || product.active).map(ProductView::of).orElseThrow(Catalog::notFound);
+    }
+
+    /** Adds a checked product; a sku that is taken is a 409, whatever the product holds. */
+    @Transactional
+    public ProductView create(ProductRequest product) {
+        int inserted = withDetails(db.createNativeQuery(INSERT), product)
+                .setParameter("sku", product.sku()).setParameter("onHand", product.onHand())
+                .executeUpdate();
+        if (inserted == 0) {
+            throw new ProblemException(Problem.of(409, "product-exists", "Product exists",
+                    "There is already a product " + product.sku() + "; change it with PUT /products/" + product.sku() + "."));
+        }
+        return ProductView.of(Product.findById(product.sku()));
+    }
+
+    /** Replaces everything of a product but its sku and stock. */
+    @Transactional
+    public ProductView replace(String sku, ProductRequest product) {
+        if (!isSku(sku)) {
+            throw notFound();
+        }
+        if (withDetails(db.createNativeQuery(REPLACE), product).setParameter("sku", sku).executeUpdate() == 0) {
+            throw notFound();
+        }
+        return ProductView.of(Product.findById(sku));
+    }
+
+    /** Changes on hand by {@code delta} and records who did it and why, in one transaction. */
+    @Transactional
+    public ProductView adjust(Caller caller, String sku, StockAdjustmentRequest adjustment) {
+        if (!isSku(sku)) {
+            throw notFound();
+        }
+        List<?> onHandAfter = db.createNativeQuery(ADJUST).setParameter("sku", sku).setParameter("delta", adjustment.delta())
+                .setParameter("max", MAX_ON_HAND).getResultList();
+        if (onHandAfter.isEmpty()) {
+            throw refusal(sku, adjustment.delta());
+        }
+        db.createNativeQuery(RECORD_ADJUSTMENT).setParameter("sku", sku).setParameter("delta", adjustment.delta())
+                .setParameter("reason", adjustment.reason()).setParameter("actor", caller.name())
+                .setParameter("onHandAfter", onHandAfter.get(0))
+                .executeUpdate();
+        return ProductView.of(Product.findById(sku));
+    }
+
+    /** Why an adjustment changed nothing: no such product, or on hand would leave the allowed range. */
+    private ProblemException refusal(String sku, int delta) {
+        Product product = find(sku).orElseThrow(Catalog::notFound);
+        Problem problem = product.onHand + delta > MAX_ON_HAND
+                ? Problem.of(409, "stock-limit-exceeded", "Stock limit exceeded",
+                        "On hand of " + sku + " may not exceed " + MAX_ON_HAND + ".")
+                : Problem.of(409, "insufficient-stock", "Insufficient stock",
+                        "Adjusting " + sku + " by " + delta + " would leave " + (product.onHand + delta)
+                                + " on hand, fewer than the " + product.reserved + " reserved for orders.");
+        return new ProblemException(problem.with("onHand", product.onHand).with("reserved", product.reserved)
+                .with("available", product.available()));
+    }
+
+    private static Query withDetails(Query query, ProductRequest product) {
+        return query.setParameter("name", product.name()).setParameter("description", product.descriptionOrEmpty())
+                .setParameter("price", Money.normalize(product.price(), product.currency()))
+                .setParameter("currency", product.currency()).setParameter("active", product.active());
+    }
+
+    private static Optional<Product> find(String sku) {
+        return isSku(sku) ? Product.findByIdOptional(sku) : Optional.empty();
+    }
+
+    /** Anything but a sku finds nothing, and never reaches the database (which refuses some characters outright). */
+    private static boolean isSku(String sku) {
+        return sku != null && SKU_SYNTAX.matcher(sku).matches();
+    }
+
+    private static String skuOf(String position) {
+        if (!isSku(position)) {
+            throw new IllegalArgumentException("Not a sku");
+        }
+        return position;
+    }
+
+    private static ProblemException notFound() {
+        return new ProblemException(Problem.of(404, "product-not-found", "Product not found", "There is no such product."));
+    }
+}

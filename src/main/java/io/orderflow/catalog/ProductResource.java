@@ -1,0 +1,101 @@
+package io.orderflow.catalog;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import io.orderflow.shared.security.Caller;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
+
+/** The catalog: any signed-in user reads it (customers: active products only); staff add, change and restock products. */
+@Path("/products")
+@BasicAuthentication
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class ProductResource {
+
+    private final Catalog catalog;
+    private final ProductRequests requests;
+    private final SecurityIdentity identity;
+
+    public ProductResource(Catalog catalog, ProductRequests requests, SecurityIdentity identity) {
+        this.catalog = catalog;
+        this.requests = requests;
+        this.identity = identity;
+    }
+
+    @GET
+    @Operation(summary = "Products in sku order (customers: active ones only)")
+    @APIResponse(responseCode = "200", description = "One page; next is the cursor of the following page, null at the end",
+            content = @Content(schema = @Schema(implementation = ProductPage.class)))
+    @APIResponse(responseCode = "400", description = "validation-failed: limit not 1 to 100, or after not a cursor")
+    public ProductPage list(@RestQuery String limit, @RestQuery String after) {
+        return catalog.list(Caller.of(identity), limit, after);
+    }
+
+    @GET
+    @Path("{sku}")
+    @Operation(summary = "One product")
+    @APIResponse(responseCode = "200", description = "The product", content = @Content(schema = @Schema(implementation = ProductView.class)))
+    @APIResponse(responseCode = "404", description = "product-not-found (for customers also an inactive product)")
+    public ProductView get(@RestPath String sku) {
+        return catalog.get(Caller.of(identity), sku);
+    }
+
+    @POST
+    @RolesAllowed(Caller.STAFF)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Add a product (staff)")
+    @APIResponse(responseCode = "201", description = "The product, at Location /products/{sku}",
+            content = @Content(schema = @Schema(implementation = ProductView.class)))
+    @APIResponse(responseCode = "400", description = "validation-failed, naming every wrong field; malformed-json")
+    @APIResponse(responseCode = "403", description = "forbidden: staff only")
+    @APIResponse(responseCode = "409", description = "product-exists: the sku is taken")
+    public Response create(ProductRequest request) {
+        ProductView created = catalog.create(requests.forCreate(request));
+        return Response.status(Response.Status.CREATED).header("Location", "/products/" + created.sku()).entity(created).build();
+    }
+
+    @PUT
+    @Path("{sku}")
+    @RolesAllowed(Caller.STAFF)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Replace a product's name, description, price, currency and active flag (staff); sku and onHand are refused")
+    @APIResponse(responseCode = "200", description = "The product", content = @Content(schema = @Schema(implementation = ProductView.class)))
+    @APIResponse(responseCode = "400", description = "validation-failed, naming every wrong field, also a sku or onHand in the body")
+    @APIResponse(responseCode = "403", description = "forbidden: staff only")
+    @APIResponse(responseCode = "404", description = "product-not-found")
+    public ProductView replace(@RestPath String sku, ProductRequest request) {
+        return catalog.replace(sku, requests.forUpdate(request));
+    }
+
+    @POST
+    @Path("{sku}/stock")
+    @RolesAllowed(Caller.STAFF)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Add stock, or take it away with a negative delta (staff); each adjustment is recorded with its reason")
+    @APIResponse(responseCode = "200", description = "The product", content = @Content(schema = @Schema(implementation = ProductView.class)))
+    @APIResponse(responseCode = "400", description = "validation-failed: delta not -1000000 to 1000000 or 0, reason not 1 to 200 characters")
+    @APIResponse(responseCode = "403", description = "forbidden: staff only")
+    @APIResponse(responseCode = "404", description = "product-not-found")
+    @APIResponse(responseCode = "409", description = "insufficient-stock: on hand would fall below reserved; "
+            + "stock-limit-exceeded: on hand would pass 1000000000; both with onHand, reserved and available")
+    public ProductView adjust(@RestPath String sku, StockAdjustmentRequest request) {
+        return catalog.adjust(Caller.of(identity), sku, requests.adjustment(request));
+    }
+}
