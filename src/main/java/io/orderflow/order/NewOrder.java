@@ -4,12 +4,13 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * A validated order request with its amounts at the currency's scale. Its fingerprint is the
+ * A validated order request with its stated prices at the currency's scale. Its fingerprint is the
  * SHA-256 of its canonical JSON, so {@code "12.5"} and {@code "12.50"}, or reordered members,
  * are the same request.
  */
-public record NewOrder(String currency, List<Line> lines, BigDecimal total, String fingerprint) {
+public record NewOrder(String currency, List<Line> lines, String fingerprint) {
 
-    public record Line(String sku, int quantity, BigDecimal unitPrice) {
+    /** An item; {@code statedPrice} is the unit price the request carried, or null. */
+    public record Line(String sku, int quantity, BigDecimal statedPrice) {
     }
 }

@@ -63,6 +63,10 @@ public class Order extends PanacheEntityBase {
 
     public long version;
 
+    /** Whether creating the order reserved its items' stock (orders from before the catalog did not). */
+    @Column(name = "stock_reserved")
+    public boolean stockReserved;
+
     @Column(name = "created_at")
     public Instant createdAt;
 

@@ -14,7 +14,11 @@ import jakarta.validation.constraints.Size;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
-/** The body of {@code POST /orders}: {@code {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2,"unitPrice":"12.50"}]}}. */
+/**
+ * The body of {@code POST /orders}: {@code {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2}]}}. An item
+ * may carry the {@code unitPrice} the customer was shown, which must be the catalog's current price;
+ * staff may set it to price a back-office order.
+ */
 public record OrderRequest(
         @NotNull(message = "is required")
         @Pattern(regexp = "[A-Z]{3}", message = "must be an ISO 4217 code such as CNY")
@@ -34,7 +38,6 @@ public record OrderRequest(
             @Max(value = 1000, message = "must be between 1 and 1000")
             Integer quantity,
 
-            @NotNull(message = "is required")
             @DecimalMin(value = "0", inclusive = false, message = "must be greater than 0")
             @DecimalMax(value = "1000000", message = "must be at most 1000000")
             @JsonDeserialize(using = AmountDeserializer.class)

@@ -73,21 +73,21 @@ public class OrderRequests {
         String currency = request.currency();
         List<NewOrder.Line> lines = new ArrayList<>();
         List<Map<String, Object>> canonicalItems = new ArrayList<>();
-        BigDecimal total = BigDecimal.ZERO;
         for (OrderRequest.Item item : request.items()) {
-            BigDecimal unitPrice = Money.normalize(item.unitPrice(), currency);
-            lines.add(new NewOrder.Line(item.sku(), item.quantity(), unitPrice));
-            total = total.add(unitPrice.multiply(BigDecimal.valueOf(item.quantity())));
+            BigDecimal statedPrice = item.unitPrice() == null ? null : Money.normalize(item.unitPrice(), currency);
+            lines.add(new NewOrder.Line(item.sku(), item.quantity(), statedPrice));
             Map<String, Object> canonicalItem = new TreeMap<>();
             canonicalItem.put("quantity", item.quantity());
             canonicalItem.put("sku", item.sku());
-            canonicalItem.put("unitPrice", unitPrice.toPlainString());
+            if (statedPrice != null) {
+                canonicalItem.put("unitPrice", statedPrice.toPlainString());
+            }
             canonicalItems.add(canonicalItem);
         }
         Map<String, Object> canonical = new TreeMap<>();
         canonical.put("currency", currency);
         canonical.put("items", canonicalItems);
-        return new NewOrder(currency, List.copyOf(lines), Money.normalize(total, currency), Hashing.sha256Hex(write(canonical)));
+        return new NewOrder(currency, List.copyOf(lines), Hashing.sha256Hex(write(canonical)));
     }
 
     private String write(Object value) {

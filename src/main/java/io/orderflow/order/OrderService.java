@@ -7,10 +7,13 @@ import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
 
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.catalog.Stock;
+import io.orderflow.catalog.StockLine;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
@@ -31,12 +34,17 @@ public class OrderService {
     private final OrderRequests requests;
     private final OrderTokens tokens;
     private final OrderStore store;
+    private final OrderPricing pricing;
+    private final Stock stock;
     private final MeterRegistry metrics;
 
-    public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, MeterRegistry metrics) {
+    public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
+            MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
+        this.pricing = pricing;
+        this.stock = stock;
         this.metrics = metrics;
     }
 
@@ -78,7 +86,7 @@ public class OrderService {
     private Creation insert(Caller caller, TokenClaim claim, NewOrder request) {
         OrderView created;
         try {
-            created = store.insert(caller, claim.tokenHash(), request);
+            created = place(caller, claim.tokenHash(), request);
         } catch (DuplicateOrderTokenException e) {
             // Redis had forgotten that the token was used (failover, lost write): PostgreSQL had not.
             OrderStore.Stored existing = store.findByToken(claim.tokenHash(), caller).orElseThrow(() -> e);
@@ -91,6 +99,17 @@ public class OrderService {
         recordConsumption(claim, created.id(), request.fingerprint());
         metrics.counter("orders.created").increment();
         return new Creation(created, false);
+    }
+
+    /**
+     * Prices the order from the catalog, reserves its stock and inserts it, in one transaction: a
+     * price that changed, stock that ran out or a token already used leaves nothing behind.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    OrderView place(Caller caller, String tokenHash, NewOrder request) {
+        OrderPricing.PricedOrder priced = pricing.price(caller, request);
+        stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
+        return store.insert(caller, tokenHash, request.fingerprint(), priced);
     }
 
     /** Tells Redis which order the token produced. If Redis fails now, the lease runs out and PostgreSQL answers the retry. */

@@ -36,25 +36,27 @@ public class OrderStore {
     }
 
     /**
-     * Inserts the order for a token. Inserting first and letting the UNIQUE constraint refuse a
-     * second order for the token is what makes creation exactly-once, whatever Redis remembers.
+     * Inserts the order for a token, in the caller's transaction (the one that reserved its stock).
+     * Inserting and letting the UNIQUE constraint refuse a second order for the token is what makes
+     * creation exactly-once, whatever Redis remembers.
      *
      * @throws DuplicateOrderTokenException when the token already produced an order
      */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public OrderView insert(Caller caller, String tokenHash, NewOrder request) {
+    @Transactional(Transactional.TxType.MANDATORY)
+    public OrderView insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced) {
         Order order = new Order();
         order.customer = caller.name();
         order.tokenHash = tokenHash;
-        order.requestFingerprint = request.fingerprint();
+        order.requestFingerprint = fingerprint;
         order.status = OrderStatus.CREATED;
-        order.currency = request.currency();
-        order.totalAmount = request.total();
+        order.currency = priced.currency();
+        order.totalAmount = priced.total();
+        order.stockReserved = true;
         order.version = 0;
         // PostgreSQL keeps microseconds: the answer must show what a later read shows.
         order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         order.updatedAt = order.createdAt;
-        request.lines().forEach(line -> order.items.add(new OrderLine(line.sku(), line.quantity(), line.unitPrice())));
+        order.items.addAll(priced.lines());
         try {
             order.persistAndFlush();
         } catch (ConstraintViolationException e) {

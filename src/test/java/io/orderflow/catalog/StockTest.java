@@ -39,7 +39,7 @@ import io.restassured.response.Response;
 class StockTest {
 
     /** What order creation does once it reserves: marks the order as holding a reservation. */
-    private static final String MARK_RESERVED = "UPDATE orders SET stock_reserved = true WHERE id = :id";
+    private static final String MARK_UNRESERVED = "UPDATE orders SET stock_reserved = false WHERE id = :id";
 
     @Inject
     Stock stock;
@@ -192,7 +192,7 @@ class StockTest {
     void aCancelledOrderReleasesItsReservationOnceHoweverOftenItIsCancelled() {
         String sku = newProduct(10);
         reserve(new StockLine(sku, 3));
-        String order = reservedOrder("alice", sku, 2);
+        String order = placedOrder("alice", sku, 2);
         assertThat(levels(sku)).isEqualTo(new Levels(10, 5));
 
         List<Response> cancels = Parallel.run(List.<Callable<Response>>of(() -> act("alice", order, "cancel"),
@@ -205,7 +205,7 @@ class StockTest {
     @Test
     void aShippedOrderTakesItsReservationFromOnHandOnce() {
         String sku = newProduct(10);
-        String order = reservedOrder("alice", sku, 2);
+        String order = placedOrder("alice", sku, 2);
 
         act("alice", order, "pay").then().statusCode(200);
         act("ops", order, "ship").then().statusCode(200);
@@ -218,8 +218,8 @@ class StockTest {
     void anOrderThatReservedNothingLeavesStockAlone() {
         String sku = newProduct(10);
         reserve(new StockLine(sku, 3));
-        String cancelled = placedOrder("bob", sku, 2);
-        String shipped = placedOrder("bob", sku, 2);
+        String cancelled = orderFromBeforeTheCatalog("bob", sku, 2);
+        String shipped = orderFromBeforeTheCatalog("bob", sku, 2);
 
         act("bob", cancelled, "cancel").then().statusCode(200);
         act("bob", shipped, "pay").then().statusCode(200);
@@ -238,19 +238,19 @@ class StockTest {
         QuarkusTransaction.requiringNew().run(work);
     }
 
-    /** An order placed through the API, which reserves nothing yet; returns its id. */
+    /** An order placed through the API, which reserves its items; returns its id. */
     private static String placedOrder(String customer, String sku, int quantity) {
         String order = """
                 {"currency":"CNY","items":[{"sku":"%s","quantity":%d,"unitPrice":"%s"}]}""".formatted(sku, quantity, PRICE);
         return placeOrder(customer, newToken(customer), order).then().statusCode(201).extract().path("id");
     }
 
-    /** An order holding a reservation of its items, as order creation will make it once it reserves stock. */
-    private String reservedOrder(String customer, String sku, int quantity) {
+    /** An order as orders were before they reserved stock: it holds no reservation. */
+    private String orderFromBeforeTheCatalog(String customer, String sku, int quantity) {
         String order = placedOrder(customer, sku, quantity);
         inTransaction(() -> {
-            stock.reserve(List.of(new StockLine(sku, quantity)));
-            db.createNativeQuery(MARK_RESERVED).setParameter("id", UUID.fromString(order)).executeUpdate();
+            stock.release(List.of(new StockLine(sku, quantity)));
+            db.createNativeQuery(MARK_UNRESERVED).setParameter("id", UUID.fromString(order)).executeUpdate();
         });
         return order;
     }

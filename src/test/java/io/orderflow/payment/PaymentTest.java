@@ -42,7 +42,7 @@ class PaymentTest {
     @Test
     void aDeclinedChargeLeavesTheOrderOpen() {
         String id = placeOrder("alice", newToken("alice"),
-                "{\"currency\":\"CNY\",\"items\":[{\"sku\":\"ABC-1\",\"quantity\":1,\"unitPrice\":\"12.51\"}]}").path("id");
+                "{\"currency\":\"CNY\",\"items\":[{\"sku\":\"DECLINE-51\",\"quantity\":1}]}").path("id");
 
         act("alice", id, "pay").then()
                 .statusCode(402)

@@ -1,0 +1,105 @@
+package io.orderflow.order;
+
+import static io.orderflow.support.Api.placeOrder;
+import static io.orderflow.support.Products.newProduct;
+import static io.orderflow.support.Products.orderOf;
+import static io.orderflow.support.Products.stock;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.Api;
+import io.orderflow.support.Orders;
+import io.orderflow.support.Parallel;
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+
+/**
+ * A flash sale: 100 units, 1,000 buyers at once (50 customers), each request retried once with its
+ * token as a browser would. Exactly 100 orders, every other buyer told out-of-stock, no 5xx, and
+ * stock that agrees with the orders.
+ */
+@QuarkusTest
+@TestProfile(FlashSaleTest.FiftyCustomers.class)
+@WithTestResource(TestServers.class)
+class FlashSaleTest {
+
+    private static final Logger LOG = Logger.getLogger(FlashSaleTest.class);
+    static final int CUSTOMERS = 50;
+    private static final int BUYERS = 1000;
+    private static final int UNITS = 100;
+
+    public static class FiftyCustomers implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> config = new HashMap<>();
+            for (int i = 1; i <= CUSTOMERS; i++) {
+                config.put("quarkus.security.users.embedded.users.buyer" + i, "buyer" + i);
+                config.put("quarkus.security.users.embedded.roles.buyer" + i, "customer");
+            }
+            return config;
+        }
+    }
+
+    /** One buyer's two tries with one token, and how long the first answer took. */
+    private record Purchase(Response first, Response retry, Duration took) {
+    }
+
+    @Test
+    void aHundredUnitsMakeExactlyAHundredOrders() {
+        String sku = newProduct("99.00", UNITS);
+        List<String> buyers = IntStream.range(0, BUYERS).mapToObj(i -> "buyer" + (i % CUSTOMERS + 1)).toList();
+        List<String> tokens = buyers.stream().map(Api::newToken).toList();
+        List<Callable<Purchase>> purchases = new ArrayList<>();
+        for (int i = 0; i < BUYERS; i++) {
+            String buyer = buyers.get(i);
+            String token = tokens.get(i);
+            purchases.add(() -> {
+                long started = System.nanoTime();
+                Response first = placeOrder(buyer, token, orderOf(sku, 1));
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                return new Purchase(first, placeOrder(buyer, token, orderOf(sku, 1)), took);
+            });
+        }
+
+        long started = System.nanoTime();
+        List<Purchase> results = Parallel.run(purchases);
+        Duration sale = Duration.ofNanos(System.nanoTime() - started);
+
+        Map<Integer, Long> firstAnswers = new HashMap<>();
+        for (Purchase purchase : results) {
+            firstAnswers.merge(purchase.first().statusCode(), 1L, Long::sum);
+            assertThat(purchase.first().statusCode()).as(purchase.first().asString()).isIn(201, 409);
+            if (purchase.first().statusCode() == 409) {
+                assertThat(purchase.first().<String>path("code")).isEqualTo("out-of-stock");
+                assertThat(purchase.retry().statusCode()).isEqualTo(409);
+            } else {
+                assertThat(purchase.retry().statusCode()).isEqualTo(201);
+                assertThat(purchase.retry().header("Idempotent-Replayed")).isEqualTo("true");
+                assertThat(purchase.retry().<String>path("id")).isEqualTo(purchase.first().path("id"));
+            }
+        }
+        assertThat(firstAnswers).containsEntry(201, (long) UNITS).containsEntry(409, (long) (BUYERS - UNITS));
+        assertThat(Orders.value("SELECT count(*) FROM order_items WHERE sku = ?", sku)).isEqualTo(String.valueOf(UNITS));
+        assertThat(stock(sku)).isEqualTo(UNITS + "/" + UNITS);
+        CatalogOrderTest.assertStockAgreesWithOrders(sku, UNITS);
+
+        List<Long> latencies = results.stream().map(purchase -> purchase.took().toMillis()).sorted().toList();
+        LOG.infof("Flash sale: %d buyers, %d units sold in %d ms (%.0f requests/s); first answers p50 %d ms, p99 %d ms, max %d ms",
+                BUYERS, UNITS, sale.toMillis(), 2.0 * BUYERS / (sale.toMillis() / 1000.0), latencies.get(BUYERS / 2),
+                latencies.get(BUYERS * 99 / 100), latencies.get(BUYERS - 1));
+    }
+}
