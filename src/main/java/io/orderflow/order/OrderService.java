@@ -1,7 +1,5 @@
 package io.orderflow.order;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -15,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -73,14 +72,14 @@ public class OrderService {
 
     public OrderPage list(Caller caller, String status, String limit, String after) {
         OrderStatus filter = status == null || status.isEmpty() ? null : parseStatus(status);
-        int size = parseLimit(limit);
-        UUID cursor = after == null || after.isEmpty() ? null : parseCursor(after);
+        int size = Paging.limit(limit);
+        UUID cursor = Paging.after(after, UUID::fromString);
         List<OrderView> page = store.list(caller, filter, cursor, size + 1);
         if (page.size() <= size) {
             return new OrderPage(page, null);
         }
         List<OrderView> items = page.subList(0, size);
-        return new OrderPage(items, cursorOf(items.get(size - 1).id()));
+        return new OrderPage(items, Paging.cursor(items.get(size - 1).id().toString()));
     }
 
     private Creation insert(Caller caller, TokenClaim claim, NewOrder request) {
@@ -151,33 +150,6 @@ public class OrderService {
         } catch (IllegalArgumentException e) {
             throw badQuery("status", "must be one of created, paid, shipped, delivered, cancelled");
         }
-    }
-
-    private static int parseLimit(String limit) {
-        if (limit == null || limit.isEmpty()) {
-            return 20;
-        }
-        try {
-            int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= 100) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw badQuery("limit", "must be a whole number from 1 to 100");
-    }
-
-    private static UUID parseCursor(String after) {
-        try {
-            return UUID.fromString(new String(Base64.getUrlDecoder().decode(after), StandardCharsets.US_ASCII));
-        } catch (IllegalArgumentException e) {
-            throw badQuery("after", "must be the next cursor of a previous page");
-        }
-    }
-
-    private static String cursorOf(UUID id) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(id.toString().getBytes(StandardCharsets.US_ASCII));
     }
 
     private static ProblemException badQuery(String parameter, String message) {
