@@ -104,7 +104,7 @@ public class Stock {
     }
 
     /** One quantity per sku, in sku order: the order in which every caller locks the rows. */
-    private static SortedMap<String, Integer> merged(List<StockLine> lines) {
+    static SortedMap<String, Integer> merged(List<StockLine> lines) {
         SortedMap<String, Integer> merged = new TreeMap<>();
         for (StockLine line : lines) {
             if (line.quantity() <= 0) {
@@ -126,10 +126,21 @@ public class Stock {
     }
 
     private ProblemException outOfStock(List<String> skus, Map<String, Integer> wanted) {
+        Map<String, Integer> available = available(skus);
+        return outOfStock(skus.stream().map(sku -> new Shortage(sku, wanted.get(sku), available.getOrDefault(sku, 0))).toList());
+    }
+
+    /** What orders may still reserve of these products, by sku: nothing of an inactive one. */
+    @Transactional
+    public Map<String, Integer> available(Collection<String> skus) {
         Map<String, Integer> available = new HashMap<>();
         List<?> rows = db.createNativeQuery(AVAILABLE).setParameter("skus", skus).getResultList();
         rows.stream().map(Object[].class::cast).forEach(row -> available.put((String) row[0], ((Number) row[1]).intValue()));
-        List<Shortage> items = skus.stream().map(sku -> new Shortage(sku, wanted.get(sku), available.getOrDefault(sku, 0))).toList();
+        return available;
+    }
+
+    /** The answer to an order that asked for more than is available. */
+    static ProblemException outOfStock(List<Shortage> items) {
         String detail = items.stream().map(item -> item.sku() + " (" + item.requested() + " requested, " + item.available() + " available)")
                 .collect(Collectors.joining(", ", "Not enough stock for ", "."));
         return new ProblemException(Problem.of(409, "out-of-stock", "Out of stock", detail).with("items", items));

@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
+import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
@@ -35,15 +36,17 @@ public class OrderService {
     private final OrderStore store;
     private final OrderPricing pricing;
     private final Stock stock;
+    private final StockPrecheck precheck;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            MeterRegistry metrics) {
+            StockPrecheck precheck, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
         this.pricing = pricing;
         this.stock = stock;
+        this.precheck = precheck;
         this.metrics = metrics;
     }
 
@@ -84,17 +87,22 @@ public class OrderService {
 
     private Creation insert(Caller caller, TokenClaim claim, NewOrder request) {
         OrderView created;
+        StockPrecheck.Hold hold = StockPrecheck.Hold.NONE;
         try {
+            hold = precheck.take(request.lines().stream().map(line -> new StockLine(line.sku(), line.quantity())).toList());
             created = place(caller, claim.tokenHash(), request);
         } catch (DuplicateOrderTokenException e) {
+            precheck.settle(hold, false);
             // Redis had forgotten that the token was used (failover, lost write): PostgreSQL had not.
             OrderStore.Stored existing = store.findByToken(claim.tokenHash(), caller).orElseThrow(() -> e);
             recordConsumption(claim, existing.view().id(), existing.requestFingerprint());
             return replay(Optional.of(existing), caller, request);
         } catch (RuntimeException e) {
+            precheck.settle(hold, false);
             tokens.release(claim);
             throw e;
         }
+        precheck.settle(hold, true);
         recordConsumption(claim, created.id(), request.fingerprint());
         metrics.counter("orders.created").increment();
         return new Creation(created, false);
