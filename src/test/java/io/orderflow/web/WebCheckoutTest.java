@@ -7,9 +7,11 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.redis.RedisKeys;
+import io.orderflow.support.Api;
 import io.orderflow.support.Ledger;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
@@ -99,7 +102,8 @@ class WebCheckoutTest {
         alice.get(location).then().statusCode(200)
                 .body(containsString("<span class=\"status\" id=\"status\">created</span>"))
                 .body(containsString("<span id=\"total\">25.00 CNY</span>"))
-                .body(containsString(">Pay<"));
+                .body(containsString(">Pay<"))
+                .body(containsString("<a href=\"/checkout/orders\">My orders</a>"));
     }
 
     @Test
@@ -211,6 +215,40 @@ class WebCheckoutTest {
         assertThat(Products.stock(sku)).isEqualTo("3/3");
         Response soldOut = submit(alice, token(alice.get("/checkout")), new Item(sku, "1", "15.00"));
         soldOut.then().statusCode(409).body(containsString("id=\"notice-" + sku + "\" role=\"status\">Sold out</p>"));
+    }
+
+    @Test
+    void myOrdersListsTheCustomersOrdersNewestFirstAPageAtATime() {
+        Browser bob = browser("bob");
+        String placed = submit(bob, token(bob.get("/checkout")), new Item("ABC-1", "2", "12.50")).header("Location");
+        String id = placed.substring(placed.lastIndexOf('/') + 1);
+        String orderNumber = Orders.value("SELECT order_number FROM orders WHERE id = ?", id);
+
+        Response mine = bob.get("/checkout/orders");
+        mine.then().statusCode(200)
+                .body(containsString("<td><a href=\"/checkout/orders/" + id + "\">Order " + orderNumber + "</a></td>"))
+                .body(containsString("<td class=\"amount\">25.00 CNY</td>"))
+                .body(containsString("<td class=\"status\">created</td>"))
+                .body(matchesPattern("(?s).*<time datetime=\"[^\"]+\">" + READABLE_TIME + "</time>.*"))
+                .body(containsString("<a href=\"/checkout/orders\">My orders</a>"));
+        browser("alice").get("/checkout/orders").then().statusCode(200).body(not(containsString(id)));
+        browser("ops").get("/checkout/orders").then().statusCode(200).body(containsString(id));
+
+        // 21 newer orders push the first one to the second page, a page being 20 orders.
+        List<String> newer = new ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            newer.add(Api.placeOrder("bob", Api.newToken("bob"), Api.ORDER).then().statusCode(201).extract().path("id"));
+        }
+        String body = bob.get("/checkout/orders").asString();
+        assertThat(body).doesNotContain(id).contains("Older orders");
+        int[] newestFirst = IntStream.iterate(20, i -> i >= 1, i -> i - 1).map(i -> body.indexOf(newer.get(i))).toArray();
+        assertThat(newestFirst).doesNotContain(-1).isSorted();
+        Matcher older = Pattern.compile("href=\"(/checkout/orders\\?after=[^\"]+)\" rel=\"next\"").matcher(body);
+        assertThat(older.find()).isTrue();
+        bob.get(older.group(1)).then().statusCode(200).body(containsString(id)).body(containsString(newer.get(0)));
+
+        bob.get("/checkout/orders?after=not-a-cursor").then().statusCode(400)
+                .body(containsString("That link to older orders is not valid")).body(containsString(newer.get(20)));
     }
 
     @Test
