@@ -1,33 +1,19 @@
 package io.orderflow.web;
 
 import java.util.List;
-import java.util.Map;
 
-/** What the checkout page shows: the cart as typed, its one-time order token, and what is wrong with it. */
-public record CheckoutForm(String token, String currency, List<Row> rows, List<String> currencies, Map<String, String> errors,
-        String message) {
+/**
+ * What the checkout page shows: the products on sale with the quantities chosen, the one-time order
+ * token, what the page has to say about the cart, and after a review its total.
+ */
+public record CheckoutForm(String token, List<Line> lines, String message, String cartError, String reviewedTotal) {
 
-    /** One line of the cart, as typed, with what is wrong with each of its fields (or null). */
-    public record Row(String sku, String quantity, String unitPrice, String skuError, String quantityError, String unitPriceError) {
-
-        Row(String sku, String quantity, String unitPrice) {
-            this(sku, quantity, unitPrice, null, null, null);
-        }
-
-        boolean isBlank() {
-            return sku.isBlank() && quantity.isBlank() && unitPrice.isBlank();
-        }
-
-        Row withErrors(Map<String, String> errors, int index) {
-            return new Row(sku, quantity, unitPrice, errors.get("sku" + index), errors.get("quantity" + index), errors.get("unitPrice" + index));
-        }
-    }
-
-    public String currencyError() {
-        return errors.get("currency");
-    }
-
-    public String itemsError() {
-        return errors.get("items");
+    /**
+     * A product of the form: the price and currency as shown (posted back with the order), the
+     * quantity as typed, and beside it an error (the order cannot be placed so) or a notice (what
+     * changed since the page was loaded). {@code subtotal} is set on a reviewed cart's chosen lines.
+     */
+    public record Line(String sku, String name, String description, String price, String currency, String quantity, String error,
+            String notice, String subtotal) {
     }
 }

@@ -1,15 +1,16 @@
 package io.orderflow.web;
 
-import java.math.BigDecimal;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -19,14 +20,16 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.jboss.resteasy.reactive.RestForm;
 
-import io.orderflow.order.Money;
-import io.orderflow.order.OrderConfig;
-import io.orderflow.order.OrderRequest;
+import io.orderflow.catalog.Catalog;
+import io.orderflow.catalog.ProductPage;
+import io.orderflow.catalog.ProductView;
+import io.orderflow.catalog.Stock;
 import io.orderflow.order.OrderRequests;
 import io.orderflow.order.OrderService;
+import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
+import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
@@ -35,33 +38,58 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
 
 /**
- * The web checkout: a cart form carrying a one-time order token, posted back and answered with a
- * 303 to the order's page (POST, redirect, GET). Submitting the same form again, from a double
- * click, a second tab or the back button, uses the same token and so lands on the same order.
+ * The web checkout: the catalog's products on sale as a cart form carrying a one-time order token,
+ * posted back and answered with a 303 to the order's page (POST, redirect, GET). Submitting the same
+ * form again, from a double click, a second tab or the back button, uses the same token and so lands
+ * on the same order. Each item is posted with the price the page showed, so a price that changed
+ * meanwhile is caught and shown beside the item instead of being charged unseen.
  */
 @Path("/checkout")
 @FormAuthentication
 @Authenticated
 public class CheckoutPage {
 
-    static final int ROWS = 3;
-    private static final Pattern WHOLE_NUMBER = Pattern.compile("\\d{1,9}");
-    private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.(\\w+)");
+    private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.\\w+");
+
+    private static final String CORRECT = "Please correct the items marked below.";
+    private static final String PRICES_CHANGED = "Some prices changed since this page was loaded; nothing was ordered. "
+            + "Check the new prices marked below and place the order again.";
+    private static final String OUT_OF_STOCK = "Some items are short of stock; nothing was ordered. "
+            + "Change the quantities marked below and place the order again.";
+    private static final String EXPIRED = "This form had expired. Your cart is kept: check it and place the order again.";
+    private static final String REUSED = "This form was already used for another order. Your cart is kept: place it as a new order if you wish.";
+    private static final String IN_PROGRESS = "Your order is still being placed. Submit again in a moment to see it.";
+    private static final String NOT_PLACED = "Your order could not be placed just now. Submit again in a moment: it will not be placed twice.";
+
+    /** What the page says about a cart: a message at the top, an error about the cart as a whole, and per sku an error or a notice. */
+    private record Feedback(String message, String cartError, Map<String, String> errors, Map<String, String> notices) {
+
+        static final Feedback NONE = new Feedback(null, null, Map.of(), Map.of());
+
+        static Feedback message(String message) {
+            return new Feedback(message, null, Map.of(), Map.of());
+        }
+
+        /** Nothing stands in the way of the order. */
+        boolean isClean() {
+            return cartError == null && errors.isEmpty();
+        }
+    }
 
     private final OrderTokens tokens;
     private final OrderService orders;
     private final OrderRequests requests;
-    private final OrderConfig config;
+    private final Catalog catalog;
     private final Pages pages;
     private final SecurityIdentity identity;
 
-    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequests requests, OrderConfig config, Pages pages,
+    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequests requests, Catalog catalog, Pages pages,
             SecurityIdentity identity) {
-        this.pages = pages;
         this.tokens = tokens;
         this.orders = orders;
         this.requests = requests;
-        this.config = config;
+        this.catalog = catalog;
+        this.pages = pages;
         this.identity = identity;
     }
 
@@ -69,128 +97,147 @@ public class CheckoutPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response show() {
-        List<CheckoutForm.Row> rows = new ArrayList<>();
-        rows.add(new CheckoutForm.Row("", "1", ""));
-        while (rows.size() < ROWS) {
-            rows.add(new CheckoutForm.Row("", "", ""));
+        return pageWithFreshToken(200, Cart.empty(), Feedback.NONE);
+    }
+
+    /** Shows the chosen lines and their total without placing anything: the total for a browser without JavaScript. */
+    @POST
+    @Path("review")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(hidden = true)
+    public Response review(@BeanParam PostedCheckout form) {
+        Cart cart = form.cart();
+        Feedback mistakes = mistakes(cart);
+        if (mistakes.isClean()) {
+            try {
+                requests.validate(cart.request());
+            } catch (ProblemException refused) {
+                mistakes = invalid(refused.problem(), cart);
+            }
         }
-        String currency = config.currencies().contains("CNY") ? "CNY" : first();
-        try {
-            return page(200, freshToken(), currency, rows, Map.of(), null);
-        } catch (ProblemException tooMany) {
-            return page(tooMany.problem().status(), null, currency, rows, Map.of(), tooMany.problem().detail());
-        }
+        return mistakes.isClean() ? page(200, form.token, cart, Feedback.NONE, true) : page(400, form.token, cart, mistakes, false);
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response submit(@RestForm String token, @RestForm String currency, @RestForm("sku") List<String> skus,
-            @RestForm("quantity") List<String> quantities, @RestForm("unitPrice") List<String> unitPrices) {
-        List<CheckoutForm.Row> rows = rows(skus, quantities, unitPrices);
-        String chosen = currency == null ? "" : currency;
-        Map<String, String> errors = new TreeMap<>();
-        List<Integer> used = new ArrayList<>();
-        List<OrderRequest.Item> items = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            CheckoutForm.Row row = rows.get(i);
-            if (row.isBlank()) {
-                continue;
-            }
-            used.add(i);
-            items.add(new OrderRequest.Item(row.sku().isBlank() ? null : row.sku().trim(),
-                    number(row.quantity(), WHOLE_NUMBER, "quantity", i, errors) == null ? null
-                            : Integer.valueOf(row.quantity().trim()),
-                    number(row.unitPrice(), Money.DECIMAL, "unitPrice", i, errors) == null ? null : new BigDecimal(row.unitPrice().trim())));
-        }
-        if (items.isEmpty()) {
-            errors.put("items", "Add at least one item.");
-        }
-        if (!errors.isEmpty()) {
-            // Name every mistake at once: what could not be read as a number, and what the order rules refuse.
-            try {
-                requests.validate(new OrderRequest(chosen, items));
-            } catch (ProblemException refused) {
-                fieldErrors(refused, used).forEach(errors::putIfAbsent);
-            }
-            return page(400, token, chosen, rows, errors, "Please correct the fields marked below.");
+    public Response submit(@BeanParam PostedCheckout form) {
+        Cart cart = form.cart();
+        Feedback mistakes = mistakes(cart);
+        if (!mistakes.isClean()) {
+            return page(400, form.token, cart, mistakes, false);
         }
         try {
-            OrderService.Creation created = orders.create(Caller.of(identity), token, new OrderRequest(chosen, items));
+            OrderService.Creation created = orders.create(Caller.of(identity), form.token, cart.request());
             return Response.seeOther(URI.create(OrderPage.PATH + created.order().id())).build();
         } catch (ProblemException refused) {
-            return refusal(refused, token, chosen, rows, used);
+            return refusal(refused.problem(), form.token, cart);
         }
     }
 
-    private Response refusal(ProblemException refused, String token, String currency, List<CheckoutForm.Row> rows, List<Integer> used) {
-        String code = refused.problem().code();
-        return switch (code) {
-            case "validation-failed" -> page(400, token, currency, rows, fieldErrors(refused, used), "Please correct the fields marked below.");
-            case "order-token-invalid", "order-token-missing" -> page(200, freshToken(), currency, rows, Map.of(),
-                    "This form had expired. Your cart is kept: check it and place the order again.");
-            case "order-token-reused" -> page(200, freshToken(), currency, rows, Map.of(),
-                    "This form was already used for another order. Your cart is kept: place it as a new order if you wish.");
-            case "order-token-in-use" -> page(200, token, currency, rows, Map.of(),
-                    "Your order is still being placed. Submit again in a moment to see it.");
-            default -> throw refused;
+    /** Every answer but an order is the form again, cart kept; the token stays unless it can no longer be used. */
+    private Response refusal(Problem problem, String token, Cart cart) {
+        return switch (problem.code()) {
+            case "validation-failed" -> page(400, token, cart, invalid(problem, cart), false);
+            case "price-changed" -> {
+                Map<String, String> prices = changedPrices(problem);
+                Cart repriced = cart.repriced(prices);
+                Map<String, String> notices = new LinkedHashMap<>();
+                prices.forEach((sku, price) -> notices.put(sku, "Price changed: now " + price + " " + repriced.item(sku).orElseThrow().currency()));
+                yield page(409, token, repriced, new Feedback(PRICES_CHANGED, null, Map.of(), notices), false);
+            }
+            case "out-of-stock" -> {
+                Map<String, String> notices = new LinkedHashMap<>();
+                shortages(problem).forEach(item -> notices.put(item.sku(), item.available() == 0 ? "Sold out" : "Only " + item.available() + " left"));
+                yield page(409, token, cart, new Feedback(OUT_OF_STOCK, null, Map.of(), notices), false);
+            }
+            case "order-token-invalid", "order-token-missing" -> pageWithFreshToken(200, cart, Feedback.message(EXPIRED));
+            case "order-token-reused" -> pageWithFreshToken(200, cart, Feedback.message(REUSED));
+            case "order-token-in-use" -> page(200, token, cart, Feedback.message(IN_PROGRESS), false);
+            default -> page(problem.status(), token, cart, Feedback.message(NOT_PLACED), false);
         };
     }
 
-    /** The API's field names ({@code items[1].quantity}) as the rows of the page they came from. */
+    /** What the form itself shows to be wrong, before the order rules are asked. */
+    private static Feedback mistakes(Cart cart) {
+        Map<String, String> errors = cart.itemErrors();
+        String cartError = cart.cartError();
+        return new Feedback(errors.isEmpty() && cartError == null ? null : CORRECT, cartError, errors, Map.of());
+    }
+
+    /** The order rules' field names ({@code items[1].sku}) as the items of the page they came from. */
     @SuppressWarnings("unchecked")
-    private static Map<String, String> fieldErrors(ProblemException refused, List<Integer> used) {
-        Map<String, String> errors = new TreeMap<>();
-        for (FieldError error : (List<FieldError>) refused.problem().members().getOrDefault("errors", List.of())) {
-            String field = error.field();
-            Matcher item = ITEM_FIELD.matcher(field);
-            if (item.matches() && Integer.parseInt(item.group(1)) < used.size()) {
-                field = item.group(2) + used.get(Integer.parseInt(item.group(1)));
+    private static Feedback invalid(Problem problem, Cart cart) {
+        List<Cart.Item> chosen = cart.chosen();
+        Map<String, String> errors = new LinkedHashMap<>();
+        List<String> cartErrors = new ArrayList<>();
+        for (FieldError error : (List<FieldError>) problem.members().getOrDefault("errors", List.of())) {
+            Matcher item = ITEM_FIELD.matcher(error.field());
+            if (item.matches() && Integer.parseInt(item.group(1)) < chosen.size()) {
+                errors.putIfAbsent(chosen.get(Integer.parseInt(item.group(1))).sku(), sentence(error.message()));
+            } else {
+                cartErrors.add(sentence(error.field() + " " + error.message()));
             }
-            errors.put(field, sentence(error.message()));
         }
-        return errors;
+        return new Feedback(CORRECT, cartErrors.isEmpty() ? null : String.join(" ", cartErrors), errors, Map.of());
     }
 
-    private static String number(String text, Pattern format, String field, int row, Map<String, String> errors) {
-        if (text.isBlank()) {
-            return null;
-        }
-        if (!format.matcher(text.trim()).matches()) {
-            errors.put(field + row, field.equals("quantity") ? "Enter a whole number." : "Enter an amount such as 12.50.");
-            return null;
-        }
-        return text;
+    /** The current prices of a {@code price-changed} answer, by sku. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> changedPrices(Problem problem) {
+        Map<String, String> prices = new LinkedHashMap<>();
+        ((List<Map<String, String>>) problem.members().get("items")).forEach(item -> prices.put(item.get("sku"), item.get("unitPrice")));
+        return prices;
     }
 
-    private Response page(int status, String token, String currency, List<CheckoutForm.Row> rows, Map<String, String> errors, String message) {
-        List<CheckoutForm.Row> shown = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            shown.add(rows.get(i).withErrors(errors, i));
+    @SuppressWarnings("unchecked")
+    private static List<Stock.Shortage> shortages(Problem problem) {
+        return (List<Stock.Shortage>) problem.members().get("items");
+    }
+
+    private Response pageWithFreshToken(int status, Cart cart, Feedback feedback) {
+        String token;
+        try {
+            token = tokens.issue(Caller.of(identity).name()).token();
+        } catch (ProblemException tooMany) {
+            return page(tooMany.problem().status(), null, cart, Feedback.message(tooMany.problem().detail()), false);
         }
-        CheckoutForm form = new CheckoutForm(token, currency, shown, List.copyOf(new TreeSet<>(config.currencies())), errors, message);
+        return page(status, token, cart, feedback, false);
+    }
+
+    private Response page(int status, String token, Cart cart, Feedback feedback, boolean reviewed) {
+        List<CheckoutForm.Line> lines = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
+        for (ProductView product : productsOnSale()) {
+            listed.add(product.sku());
+            Cart.Item item = cart.item(product.sku()).orElse(new Cart.Item(product.sku(), "0", product.price(), product.currency()));
+            lines.add(line(item, product.name(), product.description(), feedback, reviewed));
+        }
+        // A chosen item that is no longer on sale stays on the page with what is wrong with it, so nothing leaves the cart unseen.
+        cart.chosen().stream().filter(item -> !listed.contains(item.sku()))
+                .forEach(item -> lines.add(line(item, item.sku(), "", feedback, reviewed)));
+        CheckoutForm form = new CheckoutForm(token, lines, feedback.message(), feedback.cartError(), reviewed ? cart.total() : null);
         return pages.page(status, "checkout", Map.of("form", form));
     }
 
-    private String freshToken() {
-        return tokens.issue(Caller.of(identity).name()).token();
+    private static CheckoutForm.Line line(Cart.Item item, String name, String description, Feedback feedback, boolean reviewed) {
+        return new CheckoutForm.Line(item.sku(), name, description, item.price(), item.currency(), item.quantity(),
+                feedback.errors().get(item.sku()), feedback.notices().get(item.sku()), reviewed && item.isChosen() ? item.subtotal() : null);
     }
 
-    private String first() {
-        return new TreeSet<>(config.currencies()).first();
-    }
-
-    private static List<CheckoutForm.Row> rows(List<String> skus, List<String> quantities, List<String> unitPrices) {
-        List<CheckoutForm.Row> rows = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
-            rows.add(new CheckoutForm.Row(at(skus, i), at(quantities, i), at(unitPrices, i)));
-        }
-        return rows;
-    }
-
-    private static String at(List<String> values, int index) {
-        return values != null && index < values.size() && values.get(index) != null ? values.get(index) : "";
+    /** The active products in sku order, read page by page as the catalog lists them (staff would also see inactive ones). */
+    private List<ProductView> productsOnSale() {
+        Caller caller = Caller.of(identity);
+        List<ProductView> products = new ArrayList<>();
+        String after = null;
+        do {
+            ProductPage page = catalog.list(caller, String.valueOf(Paging.MAX_LIMIT), after);
+            page.items().stream().filter(ProductView::active).forEach(products::add);
+            after = page.next();
+        } while (after != null);
+        return products;
     }
 
     private static String sentence(String message) {

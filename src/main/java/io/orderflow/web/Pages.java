@@ -4,7 +4,11 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,18 +20,25 @@ import io.quarkus.qute.Engine;
 import io.quarkus.qute.HtmlEscaper;
 import io.quarkus.qute.ReflectionValueResolver;
 import io.quarkus.qute.TemplateLocator;
+import io.quarkus.qute.ValueResolver;
 import io.quarkus.qute.Variant;
 
 /**
  * Renders the Qute templates under {@code src/main/resources/templates}, HTML-escaped. The Qute
  * engine is used as a library: the Quarkus extension needs a dev-mode artifact this build cannot get.
+ * Templates write an instant for people as {@code {order.createdAt.readable}}: "30 Nov 2026, 10:05 UTC".
  */
 @ApplicationScoped
 public class Pages {
 
+    private static final DateTimeFormatter READABLE = DateTimeFormatter.ofPattern("d MMM uuuu, HH:mm 'UTC'", Locale.ENGLISH)
+            .withZone(ZoneOffset.UTC);
+
     private final Engine engine = Engine.builder()
             .addDefaults()
             .addValueResolver(new ReflectionValueResolver())
+            .addValueResolver(ValueResolver.builder().applyToBaseClass(Instant.class).applyToName("readable")
+                    .resolveSync(context -> READABLE.format((Instant) context.getBase())).build())
             .addResultMapper(new HtmlEscaper(List.of(Variant.TEXT_HTML)))
             .addLocator(Pages::locate)
             .removeStandaloneLines(true)

@@ -1,13 +1,17 @@
 package io.orderflow.web;
 
+import static io.orderflow.support.Api.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -15,24 +19,29 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.redis.RedisKeys;
+import io.orderflow.support.Api;
 import io.orderflow.support.Ledger;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
+import io.orderflow.support.Products;
 import io.orderflow.support.TestServers;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.filter.cookie.CookieFilter;
+import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
-/** The web checkout as a browser uses it: sign in, fill the cart, submit (again), act on the order's page. */
+/** The web checkout as a browser uses it: sign in, choose from the catalog, submit (again), act on the order's page. */
 @QuarkusTest
 @WithTestResource(TestServers.class)
 class WebCheckoutTest {
 
     private static final Pattern TOKEN = Pattern.compile("name=\"token\" value=\"([^\"]+)\"");
     private static final Pattern COMMAND = Pattern.compile("action=\"/checkout/orders/[^/]+/(\\w+)\">\\s*<input type=\"hidden\" name=\"commandId\" value=\"([^\"]+)\"");
+    /** How the pages write a time, e.g. "30 Nov 2026, 10:05 UTC". */
+    private static final String READABLE_TIME = "\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} UTC";
 
     @Inject
     RedisDataSource redis;
@@ -41,16 +50,28 @@ class WebCheckoutTest {
     RedisKeys keys;
 
     @Test
-    void signingInLeadsToTheCheckoutForm() {
+    void signingInLeadsToTheCatalogAsACart() {
         given().redirects().follow(false).get("/").then().statusCode(303).header("Location", containsString("/checkout"));
         given().redirects().follow(false).get("/checkout").then().statusCode(302).header("Location", containsString("/login"));
         given().get("/login").then().statusCode(200).body(containsString("j_security_check"));
 
-        browser("alice").get("/checkout").then()
+        Response page = browser("alice").get("/checkout");
+        page.then()
                 .statusCode(200)
                 .header("Cache-Control", "private, no-cache")
                 .body(containsString("name=\"token\""))
-                .body(containsString("Place order"));
+                .body(containsString("<h2>Notebook</h2>"))
+                .body(containsString("A5 notebook, 96 dotted pages"))
+                .body(containsString("12.50 CNY"))
+                .body(containsString("<label for=\"quantity-ABC-1\">Quantity<span class=\"visually-hidden\"> of Notebook</span></label>"))
+                .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"0\""))
+                .body(not(containsString("Wall calendar 2025")))
+                .body(containsString("Review total"))
+                .body(containsString("Place order"))
+                .body(containsString("<script src=\"/assets/checkout.js\" defer></script>"))
+                .body(not(containsString("<script>")));
+        assertThat(shownPrice(page, "ABC-1")).isEqualTo("12.50");
+        given().get("/assets/checkout.js").then().statusCode(200).body(containsString("cart-total"));
     }
 
     @Test
@@ -63,10 +84,12 @@ class WebCheckoutTest {
     @Test
     void submittingTheSameFormTwiceEndsOnOneOrdersPage() {
         Browser alice = browser("alice");
-        String token = token(alice.get("/checkout"));
+        Response form = alice.get("/checkout");
+        String token = token(form);
+        Item notebooks = new Item("ABC-1", "2", shownPrice(form, "ABC-1"));
 
-        List<Response> submissions = Parallel.run(2, () -> submit(alice, token, "ABC-1", "2", "12.50"));
-        Response again = submit(alice, token, "ABC-1", "2", "12.50");
+        List<Response> submissions = Parallel.run(2, () -> submit(alice, token, notebooks));
+        Response again = submit(alice, token, notebooks);
 
         String location = submissions.get(0).header("Location");
         assertThat(location).contains("/checkout/orders/");
@@ -78,30 +101,57 @@ class WebCheckoutTest {
 
         alice.get(location).then().statusCode(200)
                 .body(containsString("<span class=\"status\" id=\"status\">created</span>"))
-                .body(containsString("25.00 CNY"))
-                .body(containsString(">Pay<"));
+                .body(containsString("<span id=\"total\">25.00 CNY</span>"))
+                .body(containsString(">Pay<"))
+                .body(containsString("<a href=\"/checkout/orders\">My orders</a>"));
     }
 
     @Test
-    void mistakesAreShownBesideTheirFieldsAndNothingIsOrdered() {
+    void reviewingShowsTheLinesAndTotalKeepsTheCartAndOrdersNothing() {
+        Browser alice = browser("alice");
+        Response form = alice.get("/checkout");
+        String token = token(form);
+        Item notebooks = new Item("ABC-1", "2", shownPrice(form, "ABC-1"));
+
+        Response reviewed = post(alice, "/checkout/review", token, notebooks);
+        reviewed.then().statusCode(200)
+                .body(containsString("<td>Notebook</td><td class=\"amount\">2</td><td class=\"amount\">12.50 CNY</td><td class=\"amount\">25.00 CNY</td>"))
+                .body(containsString("<td class=\"amount\" id=\"reviewed-total\">25.00 CNY</td>"))
+                .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"2\""))
+                .body(containsString("Place order"));
+        assertThat(token(reviewed)).isEqualTo(token);
+        assertThat(Orders.countForToken(token)).isZero();
+
+        submit(alice, token, notebooks).then().statusCode(303);
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    @Test
+    void mistakesAreShownBesideTheirItemsAndNothingIsOrdered() {
         Browser alice = browser("alice");
         String token = token(alice.get("/checkout"));
 
-        Response refused = submit(alice, token, "ABC 1", "two", "12.50");
-        refused.then().statusCode(400).contentType(containsString("text/html"))
-                .body(containsString("Enter a whole number."))
-                .body(containsString("Must be 1 to 64 letters"))
-                .body(containsString("value=\"ABC 1\""))
-                .body(containsString("value=\"" + token + "\""));
+        for (String quantity : List.of("two", "1001", "-1", "1.5")) {
+            submit(alice, token, new Item("ABC-1", quantity, "12.50")).then().statusCode(400).contentType(containsString("text/html"))
+                    .body(containsString("<p class=\"error\" id=\"error-ABC-1\">Enter a whole number from 0 to 1000.</p>"))
+                    .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"" + quantity + "\""))
+                    .body(containsString("value=\"" + token + "\""));
+        }
+        post(alice, "/checkout/review", token, new Item("ABC-1", "two", "12.50")).then().statusCode(400)
+                .body(containsString("Enter a whole number from 0 to 1000."));
+        submit(alice, token, new Item("ABC-1", "0", "12.50"), new Item("MUG-CELADON-350", "", "79.00")).then().statusCode(400)
+                .body(containsString("Choose at least one item"));
         assertThat(Orders.countForToken(token)).isZero();
 
-        Response invalidSku = submit(alice, token, "<b>ABC</b>", "2", "12.50");
+        Response invalidSku = submit(alice, token, new Item("<b>ABC</b>", "2", "12.50"));
         invalidSku.then().statusCode(400)
                 .body(containsString("Must be 1 to 64 letters"))
                 .body(containsString("value=\"&lt;b&gt;ABC&lt;/b&gt;\""))
                 .body(not(containsString("<b>ABC")));
+        submit(alice, token, new Item("CAL-WALL-2025", "1", "35.00")).then().statusCode(400)
+                .body(containsString("<p class=\"error\" id=\"error-CAL-WALL-2025\">Is not a product on sale.</p>"));
 
-        submit(alice, token, "ABC-1", "2", "12.50").then().statusCode(303);
+        submit(alice, token, new Item("ABC-1", "2", "12.50")).then().statusCode(303);
         assertThat(Orders.countForToken(token)).isEqualTo(1);
     }
 
@@ -111,18 +161,100 @@ class WebCheckoutTest {
         String token = token(alice.get("/checkout"));
         redis.key().del(keys.ofPrincipal("alice", "token:" + Hashing.sha256Hex(token)));
 
-        Response expired = submit(alice, token, "XYZ-9", "3", "4.20");
-        expired.then().statusCode(200).body(containsString("This form had expired")).body(containsString("value=\"XYZ-9\""));
+        Response expired = submit(alice, token, new Item("ABC-1", "3", "12.50"));
+        expired.then().statusCode(200).body(containsString("This form had expired"))
+                .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"3\""));
         String fresh = token(expired);
         assertThat(fresh).isNotEqualTo(token);
 
-        submit(alice, fresh, "XYZ-9", "3", "4.20").then().statusCode(303);
+        submit(alice, fresh, new Item("ABC-1", "3", shownPrice(expired, "ABC-1"))).then().statusCode(303);
+        assertThat(Orders.countForToken(fresh)).isEqualTo(1);
+    }
+
+    @Test
+    void aPriceChangedSinceThePageLoadedIsShownBesideItsItemWithTheCartKept() {
+        String sku = Products.newProduct("20.00", 10);
+        Browser alice = browser("alice");
+        Response form = alice.get("/checkout");
+        String token = token(form);
+        assertThat(shownPrice(form, sku)).isEqualTo("20.00");
+
+        reprice(sku, "22.00");
+        Response changed = submit(alice, token, new Item(sku, "2", shownPrice(form, sku)), new Item("ABC-1", "1", shownPrice(form, "ABC-1")));
+
+        changed.then().statusCode(409).contentType(containsString("text/html"))
+                .body(containsString("Some prices changed"))
+                .body(containsString("<p class=\"notice\" id=\"notice-" + sku + "\" role=\"status\">Price changed: now 22.00 CNY</p>"))
+                .body(not(containsString("id=\"notice-ABC-1\"")))
+                .body(containsString("id=\"quantity-" + sku + "\" name=\"quantity\" value=\"2\""))
+                .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"1\""));
+        assertThat(token(changed)).isEqualTo(token);
+        assertThat(shownPrice(changed, sku)).isEqualTo("22.00");
+        assertThat(Orders.countForToken(token)).isZero();
+
+        Response placed = submit(alice, token, new Item(sku, "2", shownPrice(changed, sku)), new Item("ABC-1", "1", shownPrice(changed, "ABC-1")));
+        placed.then().statusCode(303);
+        alice.get(placed.header("Location")).then().body(containsString("<span id=\"total\">56.50 CNY</span>"));
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    @Test
+    void stockThatIsShortIsShownBesideItsItemWithTheCartKept() {
+        String sku = Products.newProduct("15.00", 3);
+        Browser alice = browser("alice");
+        String token = token(alice.get("/checkout"));
+
+        Response shortOfStock = submit(alice, token, new Item(sku, "5", "15.00"));
+        shortOfStock.then().statusCode(409)
+                .body(containsString("<p class=\"notice\" id=\"notice-" + sku + "\" role=\"status\">Only 3 left</p>"))
+                .body(containsString("id=\"quantity-" + sku + "\" name=\"quantity\" value=\"5\""));
+        assertThat(token(shortOfStock)).isEqualTo(token);
+        assertThat(Products.stock(sku)).isEqualTo("3/0");
+
+        submit(alice, token, new Item(sku, "3", "15.00")).then().statusCode(303);
+        assertThat(Products.stock(sku)).isEqualTo("3/3");
+        Response soldOut = submit(alice, token(alice.get("/checkout")), new Item(sku, "1", "15.00"));
+        soldOut.then().statusCode(409).body(containsString("id=\"notice-" + sku + "\" role=\"status\">Sold out</p>"));
+    }
+
+    @Test
+    void myOrdersListsTheCustomersOrdersNewestFirstAPageAtATime() {
+        Browser bob = browser("bob");
+        String placed = submit(bob, token(bob.get("/checkout")), new Item("ABC-1", "2", "12.50")).header("Location");
+        String id = placed.substring(placed.lastIndexOf('/') + 1);
+        String orderNumber = Orders.value("SELECT order_number FROM orders WHERE id = ?", id);
+
+        Response mine = bob.get("/checkout/orders");
+        mine.then().statusCode(200)
+                .body(containsString("<td><a href=\"/checkout/orders/" + id + "\">Order " + orderNumber + "</a></td>"))
+                .body(containsString("<td class=\"amount\">25.00 CNY</td>"))
+                .body(containsString("<td class=\"status\">created</td>"))
+                .body(matchesPattern("(?s).*<time datetime=\"[^\"]+\">" + READABLE_TIME + "</time>.*"))
+                .body(containsString("<a href=\"/checkout/orders\">My orders</a>"));
+        browser("alice").get("/checkout/orders").then().statusCode(200).body(not(containsString(id)));
+        browser("ops").get("/checkout/orders").then().statusCode(200).body(containsString(id));
+
+        // 21 newer orders push the first one to the second page, a page being 20 orders.
+        List<String> newer = new ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            newer.add(Api.placeOrder("bob", Api.newToken("bob"), Api.ORDER).then().statusCode(201).extract().path("id"));
+        }
+        String body = bob.get("/checkout/orders").asString();
+        assertThat(body).doesNotContain(id).contains("Older orders");
+        int[] newestFirst = IntStream.iterate(20, i -> i >= 1, i -> i - 1).map(i -> body.indexOf(newer.get(i))).toArray();
+        assertThat(newestFirst).doesNotContain(-1).isSorted();
+        Matcher older = Pattern.compile("href=\"(/checkout/orders\\?after=[^\"]+)\" rel=\"next\"").matcher(body);
+        assertThat(older.find()).isTrue();
+        bob.get(older.group(1)).then().statusCode(200).body(containsString(id)).body(containsString(newer.get(0)));
+
+        bob.get("/checkout/orders?after=not-a-cursor").then().statusCode(400)
+                .body(containsString("That link to older orders is not valid")).body(containsString(newer.get(20)));
     }
 
     @Test
     void theOrdersPageOffersTheActionsAllowedNowAndEachIsSafeTwice() {
         Browser alice = browser("alice");
-        String page = submit(alice, token(alice.get("/checkout")), "ABC-1", "1", "9.99").header("Location");
+        String page = placeNotebook(alice);
         String id = page.substring(page.lastIndexOf('/') + 1);
 
         Response shown = alice.get(page);
@@ -134,14 +266,15 @@ class WebCheckoutTest {
         assertThat(Ledger.of(id).charges()).isEqualTo(1);
 
         Browser ops = browser("ops");
-        ops.get(page).then().body(containsString(">Ship<")).body(containsString("pay: created → paid"));
+        ops.get(page).then().body(containsString(">Ship<"))
+                .body(matchesPattern("(?s).*<li>pay: created → paid at <time datetime=\"[^\"]+\">" + READABLE_TIME + "</time></li>.*"));
         browser("bob").get(page).then().statusCode(404);
     }
 
     @Test
     void theOrdersPageOffersTheSandboxPaymentMethodsAndADeclineLeavesItOpen() {
         Browser alice = browser("alice");
-        String page = submit(alice, token(alice.get("/checkout")), "ABC-1", "1", "9.99").header("Location");
+        String page = placeNotebook(alice);
         String id = page.substring(page.lastIndexOf('/') + 1);
         Response shown = alice.get(page);
         shown.then().body(containsString("<option value=\"pm_card_visa\">")).body(containsString("<option value=\"pm_card_chargeDeclined\">"));
@@ -161,7 +294,7 @@ class WebCheckoutTest {
     @Test
     void aCommandIdOutsideTheKeyLimitsIsRefusedWithAPageAndNothingIsDone() {
         Browser alice = browser("alice");
-        String page = submit(alice, token(alice.get("/checkout")), "ABC-1", "1", "9.99").header("Location");
+        String page = placeNotebook(alice);
         String id = page.substring(page.lastIndexOf('/') + 1);
 
         for (String commandId : List.of("x".repeat(256), "", "two words", "\"unterminated")) {
@@ -192,6 +325,10 @@ class WebCheckoutTest {
         }
     }
 
+    /** A product of the form as it is posted: the quantity typed and the price the page showed. */
+    private record Item(String sku, String quantity, String shownPrice) {
+    }
+
     private static Browser browser(String user) {
         CookieFilter cookies = new CookieFilter();
         given().filter(cookies).redirects().follow(false).formParam("j_username", user).formParam("j_password", user)
@@ -199,16 +336,45 @@ class WebCheckoutTest {
         return new Browser(cookies);
     }
 
-    private static Response submit(Browser browser, String token, String sku, String quantity, String unitPrice) {
-        return browser.request().formParam("token", token).formParam("currency", "CNY")
-                .formParam("sku", sku, "", "").formParam("quantity", quantity, "", "").formParam("unitPrice", unitPrice, "", "")
-                .post("/checkout");
+    /** A notebook ordered from a fresh form; returns the order page's address. */
+    private static String placeNotebook(Browser browser) {
+        Response form = browser.get("/checkout");
+        return submit(browser, token(form), new Item("ABC-1", "1", shownPrice(form, "ABC-1"))).then().statusCode(303).extract().header("Location");
+    }
+
+    private static Response submit(Browser browser, String token, Item... items) {
+        return post(browser, "/checkout", token, items);
+    }
+
+    /** The form as a browser posts it, with only the given products (a browser would also post the others, at quantity 0). */
+    private static Response post(Browser browser, String path, String token, Item... items) {
+        List<Item> cart = List.of(items);
+        return browser.request().formParam("token", token)
+                .formParam("sku", cart.stream().map(Item::sku).toList())
+                .formParam("quantity", cart.stream().map(Item::quantity).toList())
+                .formParam("unitPrice", cart.stream().map(Item::shownPrice).toList())
+                .formParam("currency", cart.stream().map(item -> "CNY").toList())
+                .post(path);
+    }
+
+    /** Staff change a product's price (it was made by {@link Products#newProduct}). */
+    static void reprice(String sku, String price) {
+        as("ops").contentType(ContentType.JSON)
+                .body("{\"name\":\"Test " + sku + "\",\"description\":\"\",\"price\":\"" + price + "\",\"currency\":\"CNY\",\"active\":true}")
+                .put("/products/{sku}", sku).then().statusCode(200);
     }
 
     private static String token(Response page) {
         Matcher token = TOKEN.matcher(page.asString());
         assertThat(token.find()).as("a token in the form").isTrue();
         return token.group(1);
+    }
+
+    /** The price the page shows for a product, which the form posts back with the order. */
+    private static String shownPrice(Response page, String sku) {
+        Matcher price = Pattern.compile("name=\"unitPrice\" value=\"([^\"]+)\" id=\"shown-price-" + Pattern.quote(sku) + "\"").matcher(page.asString());
+        assertThat(price.find()).as("a shown price of " + sku).isTrue();
+        return price.group(1);
     }
 
     private static String command(Response page, String action) {
