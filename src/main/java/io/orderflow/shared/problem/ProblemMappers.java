@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
+import io.orderflow.shared.redis.RedisErrors;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -189,6 +190,9 @@ public class ProblemMappers {
     }
 
     private static boolean isUnavailable(Throwable e) {
+        if (RedisErrors.isConnectionLost(e)) {
+            return true;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException || t instanceof VertxException || t instanceof java.net.ConnectException
                     || t instanceof jakarta.persistence.PersistenceException || t instanceof java.util.concurrent.TimeoutException) {

@@ -1,0 +1,45 @@
+package io.orderflow.shared.problem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletionException;
+
+import jakarta.ws.rs.core.Response;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.vertx.core.impl.NoStackTraceThrowable;
+import io.vertx.redis.client.impl.types.ErrorType;
+
+/** A Redis connection lost under a request is a backing service failing: 503 with Retry-After, never a 500. */
+class BackingServiceFailureTest {
+
+    private final ProblemMappers mappers = new ProblemMappers(new ObjectMapper(), "/login", "/login?error=true");
+
+    @Test
+    void aCommandInFlightWhenRedisWentAwayIs503() {
+        assertUnavailable(new CompletionException(ErrorType.create("CONNECTION_CLOSED")));
+    }
+
+    @Test
+    void aCommandOnAClosedConnectionIs503() {
+        assertUnavailable(new CompletionException(new NoStackTraceThrowable("Connection is closed")));
+    }
+
+    @Test
+    void aRedisErrorReplyIsStillAFailureOfOurOwn() {
+        Response answer = mappers.unexpected(new CompletionException(ErrorType.create("ERR wrong number of arguments")));
+        assertThat(answer.getStatus()).isEqualTo(500);
+    }
+
+    private void assertUnavailable(Throwable failure) {
+        Response answer = mappers.unexpected(failure);
+        assertThat(answer.getStatus()).isEqualTo(503);
+        assertThat(answer.getHeaderString("Retry-After")).isEqualTo("1");
+        assertThat(new String((byte[]) answer.getEntity(), StandardCharsets.UTF_8)).contains("\"code\":\"service-unavailable\"")
+                .doesNotContain("Exception").doesNotContain("CONNECTION_CLOSED");
+    }
+}
