@@ -45,11 +45,13 @@ public class OrderResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create an order with a one-time order token; repeats answer the first order")
+    @Operation(summary = "Create an order with a one-time order token, priced from the catalog and reserving its stock; repeats answer the first order")
     @APIResponse(responseCode = "201", description = "The order (a repeat: the first answer, with Idempotent-Replayed: true)",
             content = @Content(schema = @Schema(implementation = OrderView.class)))
-    @APIResponse(responseCode = "400", description = "validation-failed, malformed-json, order-token-missing, idempotency-key-invalid")
-    @APIResponse(responseCode = "409", description = "order-token-in-use or idempotency-key-in-use; see Retry-After")
+    @APIResponse(responseCode = "400", description = "validation-failed (including a sku that is not a product on sale), malformed-json, "
+            + "order-token-missing, idempotency-key-invalid")
+    @APIResponse(responseCode = "409", description = "price-changed (items: the current prices) or out-of-stock (items: sku, requested, "
+            + "available), both leaving the token usable; order-token-in-use or idempotency-key-in-use, see Retry-After")
     @APIResponse(responseCode = "410", description = "order-token-invalid: unknown, expired or not yours")
     @APIResponse(responseCode = "413", description = "payload-too-large: over 1 MiB")
     @APIResponse(responseCode = "422", description = "order-token-reused or idempotency-key-reused with another body")
