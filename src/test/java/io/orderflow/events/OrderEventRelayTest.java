@@ -36,8 +36,8 @@ import io.quarkus.test.junit.TestProfile;
 
 /**
  * Order events leave the outbox in batches, each published in one round trip and recorded in one
- * statement, however many relays share the work; the gauges tell how many events wait and for how
- * long. Nothing relays or consumes on its own here.
+ * statement, however many relays share the work; the consumer handles a read in one transaction;
+ * the gauges tell how many events wait and for how long. Nothing relays or consumes on its own here.
  */
 @QuarkusTest
 @TestProfile(OrderEventRelayTest.NothingRelaysOnItsOwn.class)
@@ -64,6 +64,9 @@ class OrderEventRelayTest {
 
     @Inject
     OrderEvents events;
+
+    @Inject
+    OrderNotifications notifications;
 
     @Inject
     RedisDataSource redis;
@@ -108,6 +111,27 @@ class OrderEventRelayTest {
 
         assertThat(publishedEvents().stream().filter(event -> event.orderId().equals(order)).map(event -> event.eventId().toString()))
                 .containsExactlyElementsOf(happened);
+    }
+
+    @Test
+    void aReadThatHoldsAnEventTwiceNotifiesOnce() {
+        String order = UUID.randomUUID().toString();
+        String created = event(UUID.randomUUID(), order, "created");
+        String paid = event(UUID.randomUUID(), order, "paid");
+
+        events.publish(List.of(created, paid, created));
+        notifications.poll();
+
+        assertThat(Orders.value("SELECT string_agg(message, ' | ' ORDER BY id) FROM order_notifications WHERE order_id = ?", order))
+                .isEqualTo("Your order is created. | Your order is paid.");
+        assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventIdOf(created))).isEqualTo("1");
+        assertThat(unacknowledged()).isZero();
+
+        events.publish(List.of(created));
+        notifications.poll();
+
+        assertThat(Orders.value("SELECT count(*) FROM order_notifications WHERE order_id = ?", order)).isEqualTo("2");
+        assertThat(unacknowledged()).isZero();
     }
 
     @Test
@@ -163,11 +187,19 @@ class OrderEventRelayTest {
         }
     }
 
+    private String eventIdOf(String eventJson) {
+        return StreamedOrderEvent.read(json, eventJson).eventId().toString();
+    }
+
     /** Every event in the stream, in stream order. */
     private List<StreamedOrderEvent> publishedEvents() {
         List<StreamMessage<String, String, String>> entries = redis.stream(String.class).xrange(events.stream(), StreamRange.of("-", "+"));
         return entries.stream().map(entry -> entry.payload().get("event")).map(eventJson -> StreamedOrderEvent.read(json, eventJson))
                 .toList();
+    }
+
+    private long unacknowledged() {
+        return redis.execute("XPENDING", events.stream(), OrderNotifications.GROUP).get(0).toLong();
     }
 
     private double pendingEvents() {
