@@ -77,7 +77,12 @@ public class OutboxRelay {
 
         Loop(Lane lane) {
             this.lane = lane;
-            this.thread = Executors.newSingleThreadExecutor(task -> new Thread(task, "outbox-relay-" + lane.name().toLowerCase(Locale.ROOT)));
+            this.thread = Executors.newSingleThreadExecutor(task -> {
+                Thread relay = new Thread(task, "outbox-relay-" + lane.name().toLowerCase(Locale.ROOT));
+                // Never holds the JVM up: a message it was delivering when the service stopped is delivered again later.
+                relay.setDaemon(true);
+                return relay;
+            });
         }
 
         void wake() {
