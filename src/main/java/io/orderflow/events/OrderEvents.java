@@ -1,42 +1,62 @@
 package io.orderflow.events;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.outbox.BatchOutboxHandler;
 import io.orderflow.outbox.Outbox;
-import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.shared.redis.RedisKeys;
-import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.redis.datasource.stream.XAddArgs;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.Request;
 
 /**
  * Order events (created, paid, shipped, delivered, cancelled) leave through the outbox, written in
- * the transaction of the change, and are published to a Redis Stream. Delivery is at least once;
- * each event carries an id by which consumers drop repeats.
+ * the transaction of the change, and are published to a Redis Stream, a whole batch in one round
+ * trip. Delivery is at least once; each event carries an id by which consumers drop repeats.
  */
 @ApplicationScoped
-public class OrderEvents implements OutboxHandler {
+public class OrderEvents implements BatchOutboxHandler {
 
     static final String KIND = "order-event";
+    /** As long as Quarkus's own Redis calls may take (quarkus.redis.timeout), and well within an outbox lease. */
+    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
 
     private final Outbox outbox;
-    private final RedisDataSource redis;
+    private final Redis redis;
     private final RedisKeys keys;
-    private final XAddArgs trimmed;
+    private final String maxLength;
+    private final MeterRegistry metrics;
+    private final Gauge lag;
 
-    public OrderEvents(Outbox outbox, RedisDataSource redis, RedisKeys keys, EventsConfig config) {
+    public OrderEvents(Outbox outbox, Redis redis, RedisKeys keys, EventsConfig config, MeterRegistry metrics) {
         this.outbox = outbox;
         this.redis = redis;
         this.keys = keys;
-        // "~": Redis trims whole nodes only, cheaply, keeping at least maxLength entries.
-        this.trimmed = new XAddArgs().maxlen(config.maxLength()).nearlyExactTrimming();
+        this.maxLength = Long.toString(config.maxLength());
+        this.metrics = metrics;
+        this.lag = Gauge.builder("orders.events.lag", outbox, events -> events.pending(KIND).oldestAgeSeconds(Instant.now())).baseUnit("seconds")
+                .description("How long the oldest order event not yet published has waited; 0 when none waits")
+                .strongReference(true).register(metrics);
+    }
+
+    /** The registry may outlive this bean (tests restart the app in one JVM): its gauge must not call it then. */
+    @PreDestroy
+    void removeGauge() {
+        metrics.remove(lag);
     }
 
     void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
@@ -56,19 +76,24 @@ public class OrderEvents implements OutboxHandler {
     }
 
     @Override
-    public void deliver(OutboxMessage message) {
-        publish(message.payload);
+    public void deliverAll(List<OutboxMessage> messages) {
+        publish(messages.stream().map(message -> message.payload).toList());
     }
 
     /**
-     * Appends an event (its JSON) to the stream, trimming the oldest entries beyond about
-     * orders.events.max-length; also what a redelivery looks like to consumers.
+     * Appends events (their JSON) to the stream in this order, in one round trip, trimming the oldest
+     * entries beyond about orders.events.max-length; also what a redelivery looks like to consumers.
      */
-    public void publish(String eventJson) {
-        redis.stream(String.class).xadd(stream(), trimmed, Map.of("event", eventJson));
+    public void publish(List<String> eventJsons) {
+        redis.batch(eventJsons.stream().map(this::append).toList()).await().atMost(PUBLISH_TIMEOUT);
     }
 
     public String stream() {
         return keys.of("events", "orders");
+    }
+
+    private Request append(String eventJson) {
+        // "~": Redis trims whole nodes only, cheaply, keeping at least maxLength entries.
+        return Request.cmd(Command.XADD).arg(stream()).arg("MAXLEN").arg("~").arg(maxLength).arg("*").arg("event").arg(eventJson);
     }
 }

@@ -2,7 +2,10 @@ package io.orderflow.events;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,8 +29,9 @@ import io.quarkus.redis.datasource.stream.XReadGroupArgs;
 
 /**
  * Reads order events from the Redis Stream in the consumer group {@value #GROUP} and tells the
- * customer (a notification row). The event id goes into processed_messages in the same transaction
- * as the notification, so an event delivered twice notifies once.
+ * customer (a notification row), a read of up to {@value #READ_BATCH} entries at a time in one
+ * transaction. The event ids go into processed_messages in the same statement as the notifications,
+ * so an event delivered twice notifies once.
  */
 @ApplicationScoped
 public class OrderNotifications {
@@ -37,12 +41,20 @@ public class OrderNotifications {
     /** How much of an unreadable entry the log shows. */
     private static final int EXCERPT_LENGTH = 200;
 
-    private static final String RECORD_PROCESSED = """
-            INSERT INTO processed_messages (event_id, consumer, processed_at) VALUES (:id, :consumer, :now)
-            ON CONFLICT (event_id) DO NOTHING""";
-    private static final String INSERT_NOTIFICATION = """
+    /** How many entries one read takes, and so one transaction handles. */
+    private static final int READ_BATCH = 100;
+
+    // Events already processed are dropped by the insert into processed_messages; only the new ones notify, in stream order.
+    private static final String NOTIFY_NEW = """
+            WITH batch AS (
+                SELECT * FROM unnest(CAST(:eventIds AS uuid[]), CAST(:orderIds AS uuid[]), CAST(:customers AS text[]), CAST(:messages AS text[]))
+                    WITH ORDINALITY AS event (event_id, order_id, customer, message, position)),
+            fresh AS (
+                INSERT INTO processed_messages (event_id, consumer, processed_at) SELECT event_id, :consumer, :now FROM batch
+                ON CONFLICT (event_id) DO NOTHING
+                RETURNING event_id)
             INSERT INTO order_notifications (event_id, order_id, customer, message, created_at)
-            VALUES (:eventId, :orderId, :customer, :message, :now)""";
+            SELECT event_id, order_id, customer, message, :now FROM batch JOIN fresh USING (event_id) ORDER BY position""";
 
     private final RedisDataSource redis;
     private final OrderEvents events;
@@ -68,47 +80,54 @@ public class OrderNotifications {
         ensureGroup();
         StreamCommands<String, String, String> streams = redis.stream(String.class);
         // Entries another consumer read but never acknowledged (its instance died) are taken over once idle.
-        handle(streams, streams.xautoclaim(events.stream(), GROUP, consumer, claimAfter, "0-0", 100).getMessages());
+        handle(streams, streams.xautoclaim(events.stream(), GROUP, consumer, claimAfter, "0-0", READ_BATCH).getMessages());
         // Then this consumer's own unacknowledged entries (it failed midway), then new ones.
-        handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), "0", new XReadGroupArgs().count(100)));
-        while (handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), ">", new XReadGroupArgs().count(100))) > 0) {
+        handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), "0", new XReadGroupArgs().count(READ_BATCH)));
+        while (handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), ">", new XReadGroupArgs().count(READ_BATCH))) > 0) {
             // keep reading while there is something new
         }
     }
 
     /**
-     * Handles and acknowledges each entry. An entry that can never be read is dead-lettered, so it does
-     * not come back forever and hold up the entries behind it; any other failure leaves it pending, to
-     * be read again.
+     * Handles the entries of one read in one transaction and acknowledges them all at once. An entry
+     * that can never be read is dead-lettered, so it does not come back forever and hold up the entries
+     * behind it; if the transaction fails, every entry stays pending, to be read again.
      */
     private int handle(StreamCommands<String, String, String> streams, List<StreamMessage<String, String, String>> messages) {
+        if (messages.isEmpty()) {
+            return 0;
+        }
+        List<StreamedOrderEvent> readable = new ArrayList<>();
+        Map<StreamMessage<String, String, String>, String> unreadable = new LinkedHashMap<>();
         for (StreamMessage<String, String, String> message : messages) {
             try {
-                notify(message.payload().get("event"));
+                readable.add(StreamedOrderEvent.read(json, message.payload().get("event")));
             } catch (UnreadableEventException e) {
-                deadLetter(message, e.getMessage());
+                unreadable.put(message, e.getMessage());
             }
-            streams.xack(events.stream(), GROUP, message.id());
         }
+        if (!readable.isEmpty()) {
+            notifyCustomers(readable);
+        }
+        unreadable.forEach(this::deadLetter);
+        streams.xack(events.stream(), GROUP, messages.stream().map(StreamMessage::id).toArray(String[]::new));
         return messages.size();
     }
 
-    /** Handles one event at most once, whatever the number of deliveries; true when it had an effect. */
+    /** Tells each event's customer, at most once per event however often it is delivered; returns how many were told. */
     @Transactional
-    public boolean notify(String eventJson) {
-        StreamedOrderEvent event = StreamedOrderEvent.read(json, eventJson);
-        Instant now = Instant.now();
-        int first = db.createNativeQuery(RECORD_PROCESSED)
-                .setParameter("id", event.eventId()).setParameter("consumer", GROUP).setParameter("now", now).executeUpdate();
-        if (first == 0) {
-            return false;
-        }
-        db.createNativeQuery(INSERT_NOTIFICATION)
-                .setParameter("eventId", event.eventId()).setParameter("orderId", event.orderId())
-                .setParameter("customer", event.customer())
-                .setParameter("message", "Your order is " + event.status().wireName() + ".")
-                .setParameter("now", now).executeUpdate();
-        return true;
+    int notifyCustomers(List<StreamedOrderEvent> delivered) {
+        // An event read twice in one batch counts once.
+        Map<UUID, StreamedOrderEvent> byId = new LinkedHashMap<>();
+        delivered.forEach(event -> byId.putIfAbsent(event.eventId(), event));
+        List<StreamedOrderEvent> distinct = List.copyOf(byId.values());
+        return db.createNativeQuery(NOTIFY_NEW)
+                .setParameter("eventIds", distinct.stream().map(StreamedOrderEvent::eventId).toArray(UUID[]::new))
+                .setParameter("orderIds", distinct.stream().map(StreamedOrderEvent::orderId).toArray(UUID[]::new))
+                .setParameter("customers", distinct.stream().map(StreamedOrderEvent::customer).toArray(String[]::new))
+                .setParameter("messages", distinct.stream().map(event -> "Your order is " + event.status().wireName() + ".").toArray(String[]::new))
+                .setParameter("consumer", GROUP).setParameter("now", Instant.now())
+                .executeUpdate();
     }
 
     private void deadLetter(StreamMessage<String, String, String> message, String reason) {

@@ -8,11 +8,15 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "orders.outbox")
 public interface OutboxConfig {
 
-    /** How often the relay looks for due messages ({@code off} stops it, e.g. for maintenance). */
+    /**
+     * How often the relay looks for due messages: retries, messages written by other instances, and
+     * refunds and shipments; order events go out as soon as their transaction commits ({@code off}
+     * stops the relay altogether, e.g. for maintenance).
+     */
     @WithDefault("1S")
     String pollInterval();
 
-    /** How many due messages one relay run takes. */
+    /** How many due messages one relay run takes: order events are published in one round trip per batch. */
     @WithDefault("50")
     int batchSize();
 

@@ -1,6 +1,9 @@
 package io.orderflow.outbox;
 
-/** Delivers outbox messages of one kind; throwing means "try again later". */
+/**
+ * Delivers outbox messages of one kind, one at a time, each under a lease renewed right before it,
+ * so a slow provider call holds up no other relay; throwing means "try again later".
+ */
 public interface OutboxHandler {
 
     String kind();

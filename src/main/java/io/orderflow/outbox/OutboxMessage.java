@@ -14,13 +14,13 @@ import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
-/** Work to do after a commit, with its delivery attempts. */
+/** Work to do after a commit, with its delivery attempts; once delivered it moves to {@code outbox_delivered}. */
 @Entity
 @Table(name = "outbox")
 public class OutboxMessage extends PanacheEntityBase {
 
     public enum Status {
-        PENDING, DELIVERED, DEAD
+        PENDING, DEAD
     }
 
     @Id
@@ -57,7 +57,4 @@ public class OutboxMessage extends PanacheEntityBase {
 
     @Column(name = "created_at")
     public Instant createdAt;
-
-    @Column(name = "delivered_at")
-    public Instant deliveredAt;
 }

@@ -1,24 +1,109 @@
 package io.orderflow.outbox;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+
+import org.jboss.logging.Logger;
+
+import io.orderflow.outbox.Outbox.Lane;
 import io.quarkus.scheduler.Scheduled;
 
-/** Delivers due outbox messages on every instance; the outbox's locking keeps them from doubling up. */
+/**
+ * Delivers due outbox messages on every instance; the outbox's locking keeps them from doubling up.
+ * Each lane has one relay loop per instance, which drains batch after batch while they come full;
+ * wake-ups that arrive meanwhile fold into one more run, so a burst of commits costs a few claims
+ * rather than one each. Both lanes run every poll interval; the batched lane (order events) also as
+ * soon as a transaction that wrote one of its messages commits.
+ */
 @ApplicationScoped
 public class OutboxRelay {
 
-    private final Outbox outbox;
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    /** How Quarkus spells a schedule that never runs. */
+    private static final Set<String> OFF = Set.of("off", "disabled");
 
-    public OutboxRelay(Outbox outbox) {
+    private final Outbox outbox;
+    private final int batchSize;
+    private final boolean enabled;
+    private final Map<Lane, Loop> loops = new EnumMap<>(Lane.class);
+
+    public OutboxRelay(Outbox outbox, OutboxConfig config) {
         this.outbox = outbox;
+        this.batchSize = config.batchSize();
+        this.enabled = !OFF.contains(config.pollInterval().trim().toLowerCase(Locale.ROOT));
+        for (Lane lane : Lane.values()) {
+            loops.put(lane, new Loop(lane));
+        }
     }
 
-    @Scheduled(every = "${orders.outbox.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            delayed = "1s")
-    void relay() {
-        while (outbox.relay() > 0) {
-            // drain what is due, one batch at a time
+    @Scheduled(every = "${orders.outbox.poll-interval}", delayed = "1s")
+    void poll() {
+        loops.values().forEach(Loop::wake);
+    }
+
+    /**
+     * A message was committed: its lane's next search starts no later than it is due, and the batched
+     * lane runs now. The other lane waits for the poll: a refund's writer tries it itself right after
+     * the commit, and a relay woken by that commit would take it first.
+     */
+    void committed(@Observes(during = TransactionPhase.AFTER_SUCCESS) MessageQueued queued) {
+        outbox.committed(queued.lane(), queued.due());
+        if (enabled && queued.lane() == Lane.BATCHED) {
+            loops.get(queued.lane()).wake();
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        loops.values().forEach(Loop::stop);
+    }
+
+    /** One lane's relay loop: a single thread, and at most one run queued behind the one in progress. */
+    private final class Loop {
+
+        private final Lane lane;
+        private final ExecutorService thread;
+        private final AtomicBoolean runQueued = new AtomicBoolean();
+
+        Loop(Lane lane) {
+            this.lane = lane;
+            this.thread = Executors.newSingleThreadExecutor(task -> {
+                Thread relay = new Thread(task, "outbox-relay-" + lane.name().toLowerCase(Locale.ROOT));
+                // Never holds the JVM up: a message it was delivering when the service stopped is delivered again later.
+                relay.setDaemon(true);
+                return relay;
+            });
+        }
+
+        void wake() {
+            if (!thread.isShutdown() && runQueued.compareAndSet(false, true)) {
+                thread.execute(this::drain);
+            }
+        }
+
+        private void drain() {
+            runQueued.set(false);
+            try {
+                while (outbox.relay(lane) == batchSize) {
+                    // a full batch may have left more behind it
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "The outbox relay of the %s lane stopped; it runs again at the next poll", lane);
+            }
+        }
+
+        void stop() {
+            thread.shutdown();
         }
     }
 }

@@ -61,7 +61,7 @@ public class PaymentStore {
             SELECT count(*) FROM payments WHERE order_id = :orderId AND id <> :id AND status IN ('SUCCESS', 'REFUNDED')""";
 
     private static final String REFUND_QUEUED = """
-            SELECT count(*) FROM outbox WHERE kind = 'refund' AND order_id = :orderId
+            SELECT count(*) FROM outbox_all WHERE kind = 'refund' AND order_id = :orderId
                 AND coalesce(CAST(payload AS jsonb) ->> 'charge', :reference) = :reference""";
 
     private final EntityManager db;

@@ -10,9 +10,12 @@ import static org.hamcrest.Matchers.equalTo;
 import java.time.Duration;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.support.FakeProviders;
 import io.orderflow.support.FakeProviders.Reply;
 import io.orderflow.support.Orders;
@@ -20,13 +23,16 @@ import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Dead letters tell staff why they gave up with a problem code and a message, never a class name or SQL. */
+/** Dead letters tell staff why they gave up with a problem code and a message, never a class name or SQL, and are counted. */
 @QuarkusTest
 @WithTestResource(TestServers.class)
 @WithTestResource(FakeProviders.class)
 class OutboxDeadLetterTest {
 
     private static final String SHIPMENTS = "/warehouse/shipments";
+
+    @Inject
+    MeterRegistry metrics;
 
     @AfterEach
     void providersAnswerNormally() {
@@ -43,6 +49,7 @@ class OutboxDeadLetterTest {
                 .body(lastErrorOf(refused), equalTo(Map.of("code", "provider-refused", "message", "The provider refused the call with 400")))
                 .extract().asString();
         assertThat(deadLetters).doesNotContain("Exception").doesNotContainPattern("\\p{Alpha}\\.\\p{Alpha}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> metrics.get("orders.outbox.dead").gauge().value() >= 2);
     }
 
     /** The key of a shipment whose every attempt the warehouse answers with this status, once it is dead-lettered. */

@@ -50,8 +50,8 @@ class OutboxLeaseTest {
     void aRelayThatCameTooLateDoesNotAttemptAMessageAnotherTookOver() {
         String key = enqueue();
         Lease first = outbox.takeByKey(key, SHORT_LEASE);
-        assertThat(first.messageIds()).hasSize(1);
-        long id = first.messageIds().get(0);
+        assertThat(first.messages()).hasSize(1);
+        long id = first.messages().get(0).id;
 
         // The first relay is busy with earlier messages (or died) until its lease lapses; a second relay takes the message.
         Lease second = takenOverOnceLapsed(key);
@@ -76,7 +76,7 @@ class OutboxLeaseTest {
             throw new DownstreamUnavailableException(503, null);
         });
         Lease first = outbox.takeByKey(key, SHORT_LEASE);
-        long id = first.messageIds().get(0);
+        long id = first.messages().get(0).id;
         CompletableFuture<Outcome> slowAttempt = CompletableFuture.supplyAsync(() -> outbox.attempt(id, first));
         assertThat(attempting.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -92,7 +92,7 @@ class OutboxLeaseTest {
     /** A second relay's lease on the message, as soon as the first one's has lapsed. */
     private Lease takenOverOnceLapsed(String key) {
         return await().atMost(Duration.ofSeconds(10))
-                .until(() -> outbox.takeByKey(key, config.lease()), lease -> !lease.messageIds().isEmpty());
+                .until(() -> outbox.takeByKey(key, config.lease()), lease -> !lease.messages().isEmpty());
     }
 
     private String enqueue() {
@@ -102,7 +102,7 @@ class OutboxLeaseTest {
     }
 
     private static String row(String key) {
-        return Orders.value("SELECT status || ' ' || attempts FROM outbox WHERE idempotency_key = ?", key);
+        return Orders.value("SELECT status || ' ' || attempts FROM outbox_all WHERE idempotency_key = ?", key);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

@@ -102,7 +102,7 @@ class PaymentTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> Ledger.of(id).shipments() == 1);
         assertThat(Ledger.of(id).shipmentCalls()).isEqualTo(1);
-        assertThat(Orders.value("SELECT status FROM outbox WHERE idempotency_key = ?", "shipment:" + id)).isEqualTo("DELIVERED");
+        assertThat(Orders.value("SELECT status FROM outbox_all WHERE idempotency_key = ?", "shipment:" + id)).isEqualTo("DELIVERED");
     }
 
     @Test

@@ -129,7 +129,7 @@ class ProviderRetryPolicyTest {
         String key = "refund:" + id;
         await().atMost(Duration.ofSeconds(10)).until(() -> "REFUNDED".equals(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)));
         assertThat(FakeProviders.calls(REFUNDS, key)).hasSize(3);
-        assertThat(Orders.value("SELECT status FROM outbox WHERE idempotency_key = ?", key)).isEqualTo("DELIVERED");
+        assertThat(Orders.value("SELECT status FROM outbox_all WHERE idempotency_key = ?", key)).isEqualTo("DELIVERED");
     }
 
     @Test
@@ -148,7 +148,7 @@ class ProviderRetryPolicyTest {
         as("ops").get("/outbox/dead-letters").then().statusCode(200).body("key", hasItem(key));
 
         as("ops").post("/outbox/dead-letters/{id}/retry", deadId).then().statusCode(204);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(Orders.value("SELECT status FROM outbox WHERE idempotency_key = ?", key)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "DELIVERED".equals(Orders.value("SELECT status FROM outbox_all WHERE idempotency_key = ?", key)));
         assertThat(FakeProviders.calls(SHIPMENTS, key)).hasSize(4);
         as("ops").post("/outbox/dead-letters/{id}/retry", deadId).then().statusCode(404);
     }

@@ -60,7 +60,7 @@ class OutboxRestartTest {
             Ledger ledger = Ledger.of(id);
             assertThat(ledger.shipments()).as("shipments of %s", id).isEqualTo(1);
             assertThat(ledger.shipmentCalls()).as("calls for %s", id).isEqualTo(1);
-            assertThat(Orders.value("SELECT status FROM outbox WHERE idempotency_key = ?", "shipment:" + id)).isEqualTo("DELIVERED");
+            assertThat(Orders.value("SELECT status FROM outbox_all WHERE idempotency_key = ?", "shipment:" + id)).isEqualTo("DELIVERED");
         }
     }
 }
