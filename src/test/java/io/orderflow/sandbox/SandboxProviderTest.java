@@ -1,0 +1,72 @@
+package io.orderflow.sandbox;
+
+import static io.orderflow.support.Api.newOrder;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.Ledger;
+import io.orderflow.support.Orders;
+import io.orderflow.support.Parallel;
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+
+/** The sandbox provider decides each key once, like a real one, and settles a call that died while processing. */
+@QuarkusTest
+@WithTestResource(TestServers.class)
+class SandboxProviderTest {
+
+    @Test
+    void concurrentCallsWithOneKeyChargeOnceAndAnswerTheSameCharge() {
+        String id = newOrder("alice");
+        String key = "payment:" + id + ":1";
+
+        List<Response> answers = Parallel.run(8, () -> charge(id, key));
+
+        assertThat(answers).extracting(Response::statusCode).containsOnly(201);
+        assertThat(answers).extracting(answer -> answer.<String>path("reference")).containsOnly(answers.get(0).<String>path("reference"));
+        assertThat(Ledger.of(id).charges()).isEqualTo(1);
+    }
+
+    @Test
+    void aCallThatDiedWhileProcessingIsSettledAsVoidedAndNeverCharges() {
+        String id = newOrder("alice");
+        String key = "payment:" + id + ":1";
+        // A charge whose handling died midway, past the time by which it would have finished.
+        Orders.execute("INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, settles_by, created_at) "
+                + "VALUES ('charge', '" + key + "', '" + id + "', 25.00, 'CNY', 'charge_dead', 'processing', now() - interval '1 second', now())");
+
+        given().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/{key}/void", key)
+                .then().statusCode(200).body("status", equalTo("voided"));
+        charge(id, key).then().statusCode(410).body("status", equalTo("voided"));
+        assertThat(Ledger.of(id).charges()).isZero();
+    }
+
+    @Test
+    void aKeyVoidedBeforeItsFirstCallCanNeverCharge() {
+        String id = newOrder("bob");
+        String key = "payment:" + id + ":1";
+        List<Response> race = Parallel.run(List.<Callable<Response>>of(
+                () -> given().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/{key}/void", key),
+                () -> charge(id, key)));
+
+        // Whichever came first decided the key: either voided (and the charge refused) or charged (and the void answers the charge).
+        String voidAnswer = race.get(0).path("status");
+        assertThat(voidAnswer).isIn("voided", "succeeded");
+        assertThat(race.get(1).statusCode()).isEqualTo("voided".equals(voidAnswer) ? 410 : 201);
+        assertThat(Ledger.of(id).charges()).isEqualTo("voided".equals(voidAnswer) ? 0 : 1);
+    }
+
+    private static Response charge(String id, String key) {
+        return given().contentType(ContentType.JSON).header("Idempotency-Key", key)
+                .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\"}").post("/sandbox/payments/charges");
+    }
+}
