@@ -62,6 +62,7 @@ ensure_tools() {
   done
   [ ${#missing[@]} -eq 0 ] && return
   log "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -q "${missing[@]}" >/dev/null ||
     { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
 }
@@ -306,14 +307,25 @@ raw_claim() { # NAME CONNECTIONS
   report "$name"
 }
 
+# The shared PostgreSQL must have room for the most pgbench clients and a few to spare for others;
+# others' test runs come and go, so wait a while for it.
+wait_for_connections() {
+  local free waited=0
+  while free=$(sql -c "SELECT current_setting('max_connections')::int - count(*) FROM pg_stat_activity") &&
+    ((free < ${levels[-1]} + 8)); do
+    ((waited < 300)) || die "PostgreSQL has had only $free free connections for 5 minutes; pgbench needs ${levels[-1]} + 8"
+    ((waited % 30 == 0)) && log "waiting for ${levels[-1]} + 8 free PostgreSQL connections ($free free)"
+    sleep 5
+    waited=$((waited + 5))
+  done
+}
+
 measure_raw_limits() {
-  local free
-  free=$(sql -c "SELECT current_setting('max_connections')::int - count(*) FROM pg_stat_activity")
-  ((free > ${levels[-1]} + 8)) || die "PostgreSQL has $free free connections; pgbench needs ${levels[-1]}"
   prepare_raw_schema
   prepare_claim_records
   local c
   for c in "${levels[@]}"; do
+    wait_for_connections
     raw_pgbench "raw-insert.$c" "$c" "$bench/insert-order.sql"
     report "raw-insert.$c"
   done
@@ -323,6 +335,7 @@ measure_raw_limits() {
   best=$(max "${rates[@]}")
   for c in "${levels[@]}"; do
     prepare_transition_queue "$(calc "2 * $best * $seconds + 1000")"
+    wait_for_connections
     raw_pgbench "raw-transition.$c" "$c" "$bench/transition.sql"
     # Transactions past the end of the queue found no order: they would flatter the figure.
     fig[raw-transition.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
