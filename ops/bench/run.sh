@@ -11,7 +11,8 @@
 # It writes ops/bench/RESULTS.md (figures, ratios, the targets of issue 10) and ops/bench/results.png.
 #
 # Usage: ops/bench/run.sh [seconds per phase=20] [warm-up seconds=20] [orders and keys to add=1000000]
-#   ops/bench/run.sh 5 5   a smoke run (about 6 minutes): proves the harness; its figures mean little.
+#   ops/bench/run.sh 5 5   a smoke run (about 4 minutes): proves the harness; its figures mean little.
+#   ops/bench/run.sh       the figures to quote (about 12 minutes), on a machine nothing else is using.
 # Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
 #              BENCH_JAVA_OPTS, JVM options for the service (none by default, as the README runs it).
 #
