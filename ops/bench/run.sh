@@ -1,56 +1,669 @@
 #!/usr/bin/env bash
-# Order creation through the service beside the raw limit of its database, in one run on one machine:
-#   1. pgbench inserting the same rows (order + item, UNIQUE token hash) straight into PostgreSQL;
-#   2. the packaged service (./mvnw package first) taking orders over HTTP, token then order, as clients do.
-# Usage: ops/bench/run.sh [clients=16] [seconds=20]; writes ops/bench/RESULTS.md.
-# It uses its own schemas and key prefix on the local servers and removes them afterwards.
+# The service's throughput beside the raw limits of what it is built on, in one run on one machine,
+# at the same concurrency (16 and 64 connections):
+#   raw limits   pgbench: an order + item insert, and a transition (guarded UPDATE + history INSERT);
+#                redis-benchmark: the order-token claim script;
+#   the service  the packaged jar (demo profile) under wrk: POST /orders sustained with its order
+#                events delivered, with and without an Idempotency-Key; pay; a replay of POST /orders;
+#                GET /orders/{id}; and POST /orders again beside 1,000,000 orders and 1,000,000 live keys.
+# All phases of the service follow one shared warm-up (the JIT keeps compiling for ~20 s), and each
+# waits until the outbox has drained, counting that time, so a figure pays for its background work.
+# It writes ops/bench/RESULTS.md (figures, ratios, the targets of issue 10) and ops/bench/results.png.
+#
+# Usage: ops/bench/run.sh [seconds per phase=20] [warm-up seconds=20] [orders and keys to add=1000000]
+#   ops/bench/run.sh 5 5   a smoke run (about 4 minutes): proves the harness; its figures mean little.
+#   ops/bench/run.sh       the figures to quote (about 12 minutes), on a machine nothing else is using.
+# Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
+#              BENCH_JAVA_OPTS, JVM options for the service (none by default, as the README runs it).
+#
+# It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
+# own, which it removes at exit, and it ends only the processes it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-clients=${1:-16}
-seconds=${2:-20}
-run=bench_$(date +%s)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-psql() { command psql -h 127.0.0.1 -U root -d test -qAt "$@"; }
 
-[ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q package -DskipTests
+seconds=${1:-20}
+warmup=${2:-20}
+fill=${3:-1000000}
+levels=(16 64)
+threads=2 # wrk -t, pgbench -j and redis-benchmark --threads, the same on every machine
+bench=ops/bench
 
-QUARKUS_PROFILE=demo QUARKUS_HTTP_PORT=$port \
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$run" QUARKUS_FLYWAY_SCHEMAS=$run \
-ORDERS_REDIS_KEY_PREFIX="$run:" ORDERS_TOKENS_MAX_OUTSTANDING=100000 QUARKUS_LOG_LEVEL=WARN \
-  java -jar target/quarkus-app/quarkus-run.jar > "/tmp/$run.log" 2>&1 &
-app=$!
-cleanup() {
-  kill "$app" 2>/dev/null || true
-  wait "$app" 2>/dev/null || true
-  psql -c "DROP SCHEMA IF EXISTS $run CASCADE; DROP SCHEMA IF EXISTS ${run}_raw CASCADE" >/dev/null 2>&1 || true
-  redis-cli --scan --pattern "$run:*" | xargs -r redis-cli del >/dev/null || true
+run=bench_$(date +%s)_$$ # this run's schema, and with a colon its Redis key prefix
+raw=${run}_raw           # the service's tables copied empty, for pgbench
+prefix="$run:"
+work=$(mktemp -d "/tmp/$run.XXXX")
+declare -A fig         # every figure, by name: fig[create.16.sustained], fig[raw-insert.64.p99_ms], ...
+app="" sampler="" loader="" # the processes this script started, ended by PID at exit
+
+log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
+die() { printf '%s  FAILED: %s\n' "$(date +%T)" "$*" >&2; exit 1; }
+now_ns() { date +%s%N; }
+calc() { awk "BEGIN { printf \"%.${2:-0}f\", $1 }"; } # calc EXPRESSION [decimals]
+max() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+# psql in a schema ("" for none), quiet but for errors: psql_in SCHEMA [psql arguments...]
+psql_in() {
+  PGOPTIONS="-c client_min_messages=warning${1:+ -c search_path=$1}" \
+    psql -h 127.0.0.1 -U root -d test -qAtX -v ON_ERROR_STOP=1 "${@:2}"
 }
-trap cleanup EXIT
-for _ in $(seq 1 60); do curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null && break; sleep 1; done
+sql() { psql_in "" "$@"; }
+app_sql() { psql_in "$run" "$@"; }
+raw_sql() { psql_in "$raw" "$@"; }
+rcli() { redis-cli -h 127.0.0.1 -p 6379 "$@"; }
 
-# The raw limit: the service's own tables, copied empty into a schema of their own.
-psql -c "CREATE SCHEMA ${run}_raw; SET search_path = ${run}_raw;
-         CREATE TABLE orders (LIKE $run.orders INCLUDING ALL); CREATE TABLE order_items (LIKE $run.order_items INCLUDING ALL);"
-raw=$(PGOPTIONS="-c search_path=${run}_raw" pgbench -h 127.0.0.1 -U root -n -c "$clients" -j 2 -T "$seconds" -f ops/bench/insert-order.sql test 2>/dev/null \
-      | awk '/^tps/ {print $3; exit}')
+# ---------------------------------------------------------------------------------------------
+# Setting up and cleaning up
 
-load=$(python3 ops/bench/load.py 127.0.0.1 "$port" "$clients" "$seconds")
-rss=$(ps -o rss= -p "$app" | awk '{printf "%d", $1 / 1024}')
-stored=$(psql -c "SELECT count(*) FROM $run.orders")
+# Installs what is missing from Debian's packages, so that a fresh clone runs with one command.
+ensure_tools() {
+  local -A package=([wrk]=wrk [gnuplot]=gnuplot-nox [jq]=jq [curl]=curl [psql]=postgresql-client
+    [pgbench]=postgresql-client [redis-cli]=redis-tools [redis-benchmark]=redis-tools)
+  local missing=() tool
+  for tool in "${!package[@]}"; do
+    command -v "$tool" >/dev/null || missing+=("${package[$tool]}")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  log "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q "${missing[@]}" >/dev/null ||
+    { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
+}
 
-cat > ops/bench/RESULTS.md <<RESULTS
-# Order creation: the service beside its database's raw limit
+# The packaged service, built when missing or older than its sources.
+build_service() {
+  local jar=target/quarkus-app/quarkus-run.jar
+  if [ ! -f "$jar" ] || [ -n "$(find src pom.xml -newer "$jar" -print -quit)" ]; then
+    log "building the service (./mvnw package)"
+    ./mvnw -B -q package -DskipTests
+  fi
+}
 
-Run on $(date -u +%Y-%m-%d) with \`ops/bench/run.sh $clients $seconds\` on $(nproc) cores: $clients concurrent clients for ${seconds} s each,
-PostgreSQL and Redis local, the packaged service with \`QUARKUS_PROFILE=demo\`.
+# Starts the packaged service on a free port in this run's schema and key prefix, and records the
+# time from launch to /q/health/ready. Tokens live long and are not capped, so that each phase's
+# tokens can be issued before it; the sandbox answers at once.
+start_service() {
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  base=http://127.0.0.1:$port
+  local began; began=$(now_ns)
+  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
+  QUARKUS_PROFILE=demo QUARKUS_HTTP_PORT=$port \
+    QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$run" \
+    QUARKUS_FLYWAY_SCHEMAS=$run ORDERS_REDIS_KEY_PREFIX=$prefix \
+    ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S \
+    java ${BENCH_JAVA_OPTS:-} -jar target/quarkus-app/quarkus-run.jar >"$work/service.log" 2>&1 &
+  app=$!
+  until curl -sf -o /dev/null "$base/q/health/ready"; do
+    kill -0 "$app" 2>/dev/null || die "the service exited while starting"
+    (($(now_ns) - began < 120 * 10 ** 9)) || die "the service was not ready after 120 s"
+    sleep 0.05
+  done
+  fig[start.seconds]=$(calc "($(now_ns) - $began) / 1e9" 2)
+  log "service ready on port $port after ${fig[start.seconds]} s (schema $run)"
+}
 
-| what | result |
-|---|---|
-| PostgreSQL alone (pgbench: order + item insert, one transaction) | ${raw%.*} transactions/s |
-| The service: token, then \`POST /orders\` (JSON, validation, Redis script, insert, Redis script) | $load |
-| Orders stored by the service | $stored |
-| Service memory after the run (RSS) | ${rss} MB |
+stop_service() {
+  [ -n "$app" ] || return 0
+  kill "$app" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
+  kill -9 "$app" 2>/dev/null || true
+  wait "$app" 2>/dev/null || true
+  app=""
+}
 
-The load generator (\`ops/bench/load.py\`, Python) runs on the same cores as the service and the databases.
-RESULTS
-cat ops/bench/RESULTS.md
+# Every key of this run: the service's, the raw claim records and the added idempotency records.
+drop_keys() {
+  rcli --scan --pattern "$prefix*" | xargs -r -n 1000 redis-cli -h 127.0.0.1 -p 6379 unlink >/dev/null
+}
+
+cleanup() {
+  local status=$?
+  set +e
+  for pid in $loader $sampler; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  stop_service
+  sql -c "DROP SCHEMA IF EXISTS $raw CASCADE" -c "DROP SCHEMA IF EXISTS $run CASCADE" >/dev/null 2>&1
+  drop_keys
+  if [ "$status" -ne 0 ] && [ -s "$work/service.log" ]; then
+    echo "--- the service's log, last 40 lines"
+    tail -n 40 "$work/service.log"
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+
+pending_events() { app_sql -c "SELECT count(*) FROM outbox WHERE status = 'PENDING'"; }
+rss_mb() { ps -o rss= -p "$app" | awk '{ printf "%d", $1 / 1024 }'; }
+# The service's own gauge of the oldest undelivered event's age, if it has one (n/a otherwise).
+event_lag() {
+  curl -sf "$base/q/metrics" |
+    awk '/^orders_events_lag_seconds[{ ]/ { seen = 1; if ($NF > max) max = $NF } END { print seen ? max + 0 : "n/a" }'
+}
+
+# Samples every second, while a phase and its drain run: RSS (MB), event lag (s), outbox backlog
+# (a curl and a psql a second: light beside the load).
+start_sampler() {
+  (
+    set +e
+    while :; do
+      echo "$(rss_mb) $(event_lag) $(pending_events)"
+      sleep 1
+    done
+  ) >"$1" 2>/dev/null &
+  sampler=$!
+}
+
+stop_sampler() {
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
+  sampler=""
+}
+
+# Seconds until the outbox holds no PENDING row: every event of the phase has been delivered.
+# Counting only PENDING rows in outbox holds whether delivered rows stay there or move elsewhere.
+wait_drained() {
+  local began; began=$(now_ns)
+  if [ "$(pending_events)" = 0 ]; then
+    echo 0
+    return
+  fi
+  while [ "$(pending_events)" != 0 ]; do
+    if (($(now_ns) - began > 600 * 10 ** 9)); then
+      echo 600
+      return
+    fi
+    sleep 0.2
+  done
+  calc "($(now_ns) - $began) / 1e9" 1
+}
+
+# Keeps the key=value pairs of a wrk script's RESULT line as figures <name>.<key>.
+keep_result() {
+  local kv
+  for kv in ${2#RESULT }; do fig[$1.${kv%%=*}]=${kv#*=}; done
+}
+
+# Runs a wrk script against the service: run_wrk NAME SCRIPT CONNECTIONS SECONDS USER [VAR=value...]
+run_wrk() {
+  local name=$1 script=$2 conns=$3 duration=$4 user=$5
+  shift 5
+  env BENCH_AUTH="Basic $(printf %s "$user" | base64)" BENCH_THREADS=$threads "$@" \
+    wrk -t "$threads" -c "$conns" -d "${duration}s" --timeout 30s --latency -s "$bench/wrk/$script.lua" "$base" \
+    >"$work/$name.wrk"
+  grep -q '^RESULT ' "$work/$name.wrk" || { cat "$work/$name.wrk"; die "wrk $script printed no result"; }
+  keep_result "$name" "$(grep '^RESULT ' "$work/$name.wrk")"
+}
+
+# Updates the peak RSS, the largest event lag and backlog from a phase's samples.
+summarise_samples() {
+  local name=$1 file=$work/$1.samples
+  fig[$name.rss]=$(awk '$1 > max { max = $1 } END { print max + 0 }' "$file")
+  fig[$name.lag]=$(awk '$2 != "n/a" { seen = 1; if ($2 > max) max = $2 } END { print seen ? max + 0 : "n/a" }' "$file")
+  fig[$name.backlog]=$(awk '$3 > max { max = $3 } END { print max + 0 }' "$file")
+  if ((${fig[$name.rss]} > ${fig[rss.peak]:-0})); then fig[rss.peak]=${fig[$name.rss]}; fi
+}
+
+report() {
+  local name=$1
+  printf '%s  %-18s load %6s/s  sustained %6s/s  p50 %7s ms  p99 %8s ms  drain %4s s  failed %s, ran out %s, unexpected %s\n' \
+    "$(date +%T)" "$name" "${fig[$name.rate]}" "${fig[$name.sustained]}" "${fig[$name.p50_ms]}" "${fig[$name.p99_ms]}" \
+    "${fig[$name.drain]:-0}" "${fig[$name.failed]:-0}" "${fig[$name.exhausted]:-0}" "${fig[$name.unexpected]:-0}"
+}
+
+# One measured phase of the service: load for $seconds, then the wait until its events have left the
+# outbox. rate counts the answers as expected per second of load; sustained counts them over load and
+# drain together, the figure the targets use. app_phase NAME SCRIPT CONNECTIONS USER [VAR=value...]
+app_phase() {
+  local name=$1 script=$2 conns=$3 user=$4
+  shift 4
+  start_sampler "$work/$name.samples"
+  run_wrk "$name" "$script" "$conns" "$seconds" "$user" "$@"
+  fig[$name.drain]=$(wait_drained)
+  stop_sampler
+  local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
+  fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
+  fig[$name.sustained]=$(calc "$good / (${fig[$name.seconds]} + ${fig[$name.drain]})")
+  summarise_samples "$name"
+  report "$name"
+}
+
+# p50 and p99 in ms of latencies in µs, one a line.
+percentiles() {
+  sort -n | awk '{ v[NR] = $1 } END { printf "%.2f %.2f\n", v[int(NR * 0.50) + 1] / 1000, v[int(NR * 0.99) + 1] / 1000 }'
+}
+
+# pgbench on the raw schema: transactions/s, and p50/p99 from its per-transaction log.
+raw_pgbench() { # NAME CONNECTIONS SCRIPT
+  local name=$1 conns=$2 script=$3 p50 p99
+  PGOPTIONS="-c search_path=$raw" pgbench -h 127.0.0.1 -U root -n -c "$conns" -j "$threads" -T "$seconds" \
+    -l --log-prefix="$work/$name.log" -f "$script" test >"$work/$name.pgbench" 2>&1 ||
+    { cat "$work/$name.pgbench"; die "pgbench $name"; }
+  fig[$name.rate]=$(awk '/^tps = / { printf "%d", $3; exit }' "$work/$name.pgbench")
+  fig[$name.sustained]=${fig[$name.rate]}
+  fig[$name.failed]=$(awk '/number of failed transactions/ { print $5; exit }' "$work/$name.pgbench")
+  read -r p50 p99 < <(cat "$work/$name.log".* | awk '{ print $3 }' | percentiles)
+  fig[$name.p50_ms]=$p50 fig[$name.p99_ms]=$p99
+  rm -f "$work/$name.log".*
+}
+
+# The service's order tables copied empty (with their indexes, constraints and the foreign keys
+# between them) into the raw schema, so pgbench writes what the service writes.
+prepare_raw_schema() {
+  sql <<SQL
+CREATE SCHEMA $raw;
+CREATE TABLE $raw.orders (LIKE $run.orders INCLUDING ALL);
+CREATE TABLE $raw.order_items (LIKE $run.order_items INCLUDING ALL);
+CREATE TABLE $raw.order_history (LIKE $run.order_history INCLUDING ALL);
+CREATE SEQUENCE $raw.transition_seq;
+SQL
+  app_sql -c "SELECT format('ALTER TABLE %s ADD CONSTRAINT %I %s;', conrelid::regclass, conname, pg_get_constraintdef(oid))
+              FROM pg_constraint WHERE contype = 'f' AND connamespace = '$run'::regnamespace
+              AND conrelid::regclass::text IN ('orders', 'order_items', 'order_history')
+              AND confrelid::regclass::text IN ('orders', 'order_items', 'order_history')" | raw_sql
+}
+
+# Created orders for the raw transition, numbered in transition_queue (transition.sql takes them
+# in turn). Tops up with insert-order.sql when the insert phases left fewer than needed.
+prepare_transition_queue() { # ROWS
+  local have
+  have=$(raw_sql -c "SELECT count(*) FROM orders WHERE status = 'created'")
+  if ((have < $1)); then
+    PGOPTIONS="-c search_path=$raw" pgbench -h 127.0.0.1 -U root -n -c 8 -j "$threads" \
+      -t $((($1 - have) / 8 + 1)) -f "$bench/insert-order.sql" test >/dev/null
+  fi
+  raw_sql <<SQL
+DROP TABLE IF EXISTS transition_queue;
+CREATE TABLE transition_queue AS SELECT row_number() OVER (ORDER BY id) AS n, id FROM orders WHERE status = 'created';
+ALTER TABLE transition_queue ADD PRIMARY KEY (n);
+ANALYZE transition_queue;
+ALTER SEQUENCE transition_seq RESTART WITH 1;
+SQL
+}
+
+# Issued token records for redis-benchmark, named <prefix>{p:raw}:token:<12 digits> as its
+# __rand_int__ fills them in. Claimed with a lease of 0 ms, every call takes a lapsed lease over and
+# so runs the script's whole claiming path (read, checks, write), as a first claim does.
+prepare_claim_records() {
+  rcli EVAL "for i = 0, tonumber(ARGV[2]) - 1 do
+               local key = ARGV[1] .. string.format('%012d', i)
+               redis.call('HSET', key, 'state', 'issued', 'expiresAt', ARGV[3])
+               redis.call('PEXPIRE', key, ARGV[4])
+             end" 0 "$prefix{p:raw}:token:" 10000 $((($(date +%s) + 6 * 3600) * 1000)) $((6 * 3600 * 1000)) >/dev/null
+  claim_sha=$(rcli SCRIPT LOAD "$(cat src/main/resources/redis/token-claim.lua)")
+}
+
+claim_benchmark() { # CONNECTIONS REQUESTS
+  redis-benchmark -h 127.0.0.1 -p 6379 -c "$1" -n "$2" -r 10000 --threads "$threads" --csv \
+    EVALSHA "$claim_sha" 1 "$prefix{p:raw}:token:__rand_int__" "$(printf '%064d' 0)" bench-claim 0 |
+    tail -n 1 | tr -d '"' | awk -F, '{ print $2, $5, $7 }'
+}
+
+# redis-benchmark of the token claim script for about $seconds (its length is a request count,
+# so a short first run sets it).
+raw_claim() { # NAME CONNECTIONS
+  local name=$1 rate p50 p99
+  read -r rate p50 p99 < <(claim_benchmark "$2" 20000)
+  read -r rate p50 p99 < <(claim_benchmark "$2" "$(calc "$rate * $seconds")")
+  fig[$name.rate]=$(calc "$rate") fig[$name.sustained]=$(calc "$rate") fig[$name.p50_ms]=$p50 fig[$name.p99_ms]=$p99
+  report "$name"
+}
+
+# The shared PostgreSQL must have room for the most pgbench clients and a few to spare for others;
+# others' test runs come and go, so wait a while for it.
+wait_for_connections() {
+  local free waited=0
+  while free=$(sql -c "SELECT current_setting('max_connections')::int - count(*) FROM pg_stat_activity") &&
+    ((free < ${levels[-1]} + 8)); do
+    ((waited < 300)) || die "PostgreSQL has had only $free free connections for 5 minutes; pgbench needs ${levels[-1]} + 8"
+    ((waited % 30 == 0)) && log "waiting for ${levels[-1]} + 8 free PostgreSQL connections ($free free)"
+    sleep 5
+    waited=$((waited + 5))
+  done
+}
+
+measure_raw_limits() {
+  prepare_raw_schema
+  prepare_claim_records
+  local c
+  for c in "${levels[@]}"; do
+    wait_for_connections
+    raw_pgbench "raw-insert.$c" "$c" "$bench/insert-order.sql"
+    report "raw-insert.$c"
+  done
+  # A transition costs about what an insert does: twice the best insert rate is enough orders.
+  local rates=() best
+  for c in "${levels[@]}"; do rates+=("${fig[raw-insert.$c.rate]}"); done
+  best=$(max "${rates[@]}")
+  for c in "${levels[@]}"; do
+    prepare_transition_queue "$(calc "2 * $best * $seconds + 1000")"
+    wait_for_connections
+    raw_pgbench "raw-transition.$c" "$c" "$bench/transition.sql"
+    # Transactions past the end of the queue found no order: they would flatter the figure.
+    fig[raw-transition.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
+    report "raw-transition.$c"
+  done
+  for c in "${levels[@]}"; do raw_claim "raw-claim.$c" "$c"; done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Preparing the service's phases
+
+# Runs a preparing wrk script (not measured) until it has written COUNT lines into FILE: each wrk
+# thread stops at its share (see wrk/common.lua), and wrk is ended once every thread has.
+prepare() { # FILE COUNT SCRIPT USER CONNECTIONS
+  local file=$1 count=$2 began t
+  began=$(now_ns)
+  rm -f "$file"*
+  env BENCH_AUTH="Basic $(printf %s "$4" | base64)" BENCH_THREADS=$threads BENCH_OUTPUT="$file" BENCH_COUNT="$count" \
+    wrk -t "$threads" -c "$5" -d 3600s --timeout 30s -s "$bench/wrk/$3.lua" "$base" >"$file.wrk" &
+  loader=$!
+  for ((t = 0; t < threads; t++)); do
+    until [ -f "$file.$t.done" ]; do
+      kill -0 "$loader" 2>/dev/null || die "$3: wrk ended early"
+      (($(now_ns) - began < 600 * 10 ** 9)) || die "$3: $count lines took over 10 minutes"
+      sleep 0.2
+    done
+  done
+  kill -INT "$loader" 2>/dev/null || true
+  wait "$loader" 2>/dev/null || true
+  loader=""
+  for ((t = 0; t < threads; t++)); do cat "$file.$t"; done >"$file"
+  (($(wc -l <"$file") >= count)) || die "$3 wrote fewer than $count lines"
+}
+
+issue_tokens() { # FILE COUNT
+  log "issuing $2 order tokens"
+  prepare "$1" "$2" issue-tokens alice:alice "${levels[-1]}"
+}
+
+# Orders for the replay and GET phases, as "token orderId" lines. Bob's, so that the pay phases
+# (alice's created orders) leave them as they are; one connection per wrk thread (see the script).
+place_orders() { # COUNT FILE
+  log "placing $1 orders for the replay and GET phases"
+  prepare "$2" "$1" place-orders bob:bob "$threads"
+}
+
+# Tokens for one POST /orders phase: three times what the warm-up's request rate or the fastest
+# creation so far would use, as a phase can run much faster than the last one on a busy machine.
+# A phase that runs out anyway shows it as failures (see wrk/common.lua) and RESULTS.md as invalid.
+tokens_needed() { calc "3 * ${fig[create.estimate]} * $seconds + 1000"; }
+
+# ABC-1 starts with 1,000,000 units; staff restock it whenever a phase could sell more than is left.
+ensure_stock() { # UNITS
+  while (($(curl -sf -u ops:ops "$base/products/ABC-1" | jq -r .available) < $1)); do
+    curl -sf -u ops:ops -X POST "$base/products/ABC-1/stock" -H 'Content-Type: application/json' \
+      -d '{"delta":1000000,"reason":"benchmark restock"}' >/dev/null
+  done
+}
+
+# Alice's orders still created, newest first: the pay phase pays each at most once.
+unpaid_orders() { app_sql -c "SELECT id FROM orders WHERE customer = 'alice' AND status = 'created' ORDER BY id DESC" >"$1"; }
+
+# One shared warm-up at the highest concurrency, covering every path measured (see wrk/warmup.lua);
+# its request rate is the first guess of how many tokens a POST /orders phase will use.
+warm_up() {
+  log "warm-up: ${warmup} s of every measured path at ${levels[-1]} connections"
+  run_wrk warmup warmup "${levels[-1]}" "$warmup" alice:alice
+  fig[create.estimate]=$(calc "${fig[warmup.requests]} / ${fig[warmup.seconds]}")
+  wait_drained >/dev/null
+  log "warm-up: ${fig[create.estimate]} requests/s, ${fig[warmup.unexpected]} unexpected answers"
+}
+
+# A POST /orders phase with freshly issued tokens; with-key adds an Idempotency-Key to each request.
+create_phase() { # NAME CONNECTIONS [with-key]
+  local name=$1 count
+  count=$(tokens_needed)
+  ensure_stock "$count"
+  issue_tokens "$work/tokens.$name" "$count"
+  app_phase "$name" create "$2" alice:alice BENCH_INPUT="$work/tokens.$name" ${3:+"BENCH_KEYS=$run-$name-"}
+  rm -f "$work/tokens.$name"*
+  fig[create.estimate]=$(max "${fig[$name.rate]}" "${fig[create.estimate]}")
+}
+
+measure_service() { # CONNECTIONS
+  local c=$1
+  create_phase "create.$c" "$c"
+  create_phase "key.$c" "$c" with-key
+  app_phase "replay.$c" replay "$c" bob:bob BENCH_INPUT="$work/placed"
+  app_phase "get.$c" get "$c" bob:bob BENCH_INPUT="$work/placed"
+  unpaid_orders "$work/unpaid.$c"
+  app_phase "pay.$c" pay "$c" alice:alice BENCH_INPUT="$work/unpaid.$c" BENCH_KEYS="$run-pay.$c-"
+}
+
+# $fill delivered orders with their items, by SQL copies of the service's own rows (fill-orders.sql).
+fill_orders() {
+  log "adding $fill orders with their items"
+  app_sql -v rows="$fill" -f "$bench/fill-orders.sql" >/dev/null
+  # Write the added pages out now, so that a checkpoint does not do it during the next phase.
+  sql -c CHECKPOINT
+}
+
+# $fill live Idempotency-Key records: copies of a stored answer of POST /orders (fill-keys.lua),
+# ten thousand per call so that the shared Redis is never blocked for long.
+fill_keys() {
+  local template="" key sha first
+  while read -r key; do
+    if [ "$(rcli HGET "$key" status)" = 201 ]; then template=$key && break; fi
+  done < <(rcli --scan --pattern "$prefix*idempotency*")
+  [ -n "$template" ] || die "found no stored Idempotency-Key answer of POST /orders to copy"
+  log "adding $fill live Idempotency-Keys like $template"
+  sha=$(rcli SCRIPT LOAD "$(cat "$bench/fill-keys.lua")")
+  for ((first = 0; first < fill; first += 10000)); do
+    rcli EVALSHA "$sha" 1 "$template" "${template%:*}:" "$first" $((fill - first < 10000 ? fill - first : 10000)) >/dev/null
+  done
+}
+
+measure_full() { # CONNECTIONS
+  create_phase "full.$1" "$1"
+  create_phase "fullkey.$1" "$1" with-key
+}
+
+# ---------------------------------------------------------------------------------------------
+# Reporting
+
+smoke_run() { ((seconds < 20 || warmup < 20 || fill < 1000000)); }
+grouped() { printf '%d' "$1" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta'; } # 1000000 -> 1,000,000
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) printf "n/a"; else printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b }'; }
+# verdict VALUE OP TARGET: yes or no, OP one of >= <= <
+verdict() {
+  if awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { exit !(v != "n/a" && ((op == ">=" && v + 0 >= t) || (op == "<=" && v + 0 <= t) || (op == "<" && v + 0 < t))) }'; then
+    echo yes
+  else
+    echo no
+  fi
+}
+
+# What makes a phase's figure untrustworthy, if anything.
+flaws() {
+  local name=$1 out=""
+  ((${fig[$name.failed]:-0} == 0)) || out+="${fig[$name.failed]} failed requests; "
+  ((${fig[$name.exhausted]:-0} == 0)) || out+="ran out of prepared input ${fig[$name.exhausted]} times; "
+  ((${fig[$name.unexpected]:-0} == 0)) || out+="${fig[$name.unexpected]} unexpected answers; "
+  ((${fig[$name.socket_errors]:-0} == 0)) || out+="${fig[$name.socket_errors]} socket errors; "
+  [ "${fig[$name.drain]:-0}" != 600 ] || out+="the outbox had not drained after 600 s; "
+  echo "${out%; }"
+}
+
+# One table row: row FIGURE CONNECTIONS REQUESTS/S P50 P99 RATIO TARGET MET WHY
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
+
+limit_row() { # LABEL NAME
+  row "$1" "${2##*.}" "${fig[$2.rate]}" "${fig[$2.p50_ms]}" "${fig[$2.p99_ms]}" "" "raw limit" "" "$(flaws "$2")"
+}
+
+# A figure of the service against its target ratio: ratio_row LABEL NAME BASE TARGET WHY-IF-MISSED
+ratio_row() {
+  local name=$2 base=$3 target=$4 why=$5 value met flawed
+  value=$(ratio "${fig[$name.sustained]}" "${fig[$base.sustained]}")
+  met=$(verdict "$value" ">=" "$target")
+  flawed=$(flaws "$name")
+  if [ -n "$flawed" ]; then
+    met=invalid why=$flawed
+  elif [ "$met" = yes ]; then
+    why=""
+  fi
+  row "$1" "${name##*.}" "${fig[$name.sustained]}" "${fig[$name.p50_ms]}" "${fig[$name.p99_ms]}" "${value}x" ">= ${target}x" "$met" "$why"
+}
+
+drain_facts() { echo "load alone ${fig[$1.rate]}/s, then the outbox drained in ${fig[$1.drain]} s (peak backlog ${fig[$1.backlog]})"; }
+
+figures_table() {
+  local c lag met large
+  large="$(grouped "$fill") orders and keys"
+  row "figure" "connections" "requests/s" "p50 ms" "p99 ms" "ratio" "target" "met" "why, where missed"
+  row "---" "---" "---" "---" "---" "---" "---" "---" "---"
+  for c in "${levels[@]}"; do limit_row "PostgreSQL alone: order + item insert (pgbench)" "raw-insert.$c"; done
+  for c in "${levels[@]}"; do limit_row "PostgreSQL alone: transition UPDATE + history INSERT (pgbench)" "raw-transition.$c"; done
+  for c in "${levels[@]}"; do limit_row "Redis alone: token claim script (redis-benchmark)" "raw-claim.$c"; done
+  for c in "${levels[@]}"; do
+    ratio_row "POST /orders sustained, events delivered (vs the raw insert)" "create.$c" "raw-insert.$c" 0.3 \
+      "$(drain_facts "create.$c"); beyond the raw rows the service runs its token scripts, reserves stock, writes the event, and speaks HTTP and JSON"
+  done
+  for c in "${levels[@]}"; do
+    row "Order events: backlog back to zero after the POST /orders load" "$c" "" "" "" "${fig[create.$c.drain]} s" "<= 5 s" \
+      "$(verdict "${fig[create.$c.drain]}" "<=" 5)" "peak backlog ${fig[create.$c.backlog]} events"
+  done
+  for c in "${levels[@]}"; do
+    lag=${fig[create.$c.lag]}
+    if [ "$lag" = n/a ]; then
+      row "Order events: lag at that load (largest 1 s sample)" "$c" "" "" "" "n/a" "< 2 s" "n/a" "the service does not expose orders_events_lag_seconds"
+    else
+      met=$(verdict "$lag" "<" 2)
+      row "Order events: lag at that load (largest 1 s sample)" "$c" "" "" "" "$lag s" "< 2 s" "$met" ""
+    fi
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "POST /orders with an Idempotency-Key, sustained (vs without)" "key.$c" "create.$c" 0.85 \
+      "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[create.$c.p50_ms]} ms without"
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "POST /orders/{id}/pay sustained, sandbox at zero latency (vs the raw transition)" "pay.$c" "raw-transition.$c" 0.3 \
+      "$(drain_facts "pay.$c"); beyond the raw UPDATE + history a pay claims the payment, calls the sandbox provider over HTTP (which records the charge) and writes the event"
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "Replay of POST /orders, same token and body (vs GET)" "replay.$c" "get.$c" 2.0 \
+      "p50 ${fig[replay.$c.p50_ms]} ms for a replay, ${fig[get.$c.p50_ms]} ms for a GET"
+  done
+  for c in "${levels[@]}"; do
+    row "GET /orders/{id}" "$c" "${fig[get.$c.sustained]}" "${fig[get.$c.p50_ms]}" "${fig[get.$c.p99_ms]}" "" "" "" "$(flaws "get.$c")"
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "POST /orders beside $large, sustained (vs near-empty)" "full.$c" "create.$c" 0.9 \
+      "$(drain_facts "full.$c"); p50 ${fig[full.$c.p50_ms]} ms, near-empty ${fig[create.$c.p50_ms]} ms"
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "POST /orders with an Idempotency-Key beside $large, sustained (vs near-empty)" "fullkey.$c" "key.$c" 0.9 \
+      "$(drain_facts "fullkey.$c"); p50 ${fig[fullkey.$c.p50_ms]} ms, near-empty ${fig[key.$c.p50_ms]} ms"
+  done
+  row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 5 s" \
+    "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema"
+  row "Service RSS under load (largest 1 s sample)" "" "" "" "" "${fig[rss.peak]} MB" "<= 300 MB" \
+    "$(verdict "${fig[rss.peak]}" "<=" 300)" "JVM options: ${BENCH_JAVA_OPTS:-none, so the JVM sizes its heap from the total memory}"
+}
+
+machine() {
+  printf '%s cores, %s, %s, %s GiB memory' "$(nproc)" "$(uname -m)" \
+    "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" "$(awk '/^MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)"
+}
+
+write_results() {
+  local smoke=""
+  if smoke_run; then
+    smoke="**Smoke run**: short phases that prove the harness works end to end; these are not figures to quote."
+  fi
+  {
+    echo "# Benchmark: the service beside its raw limits"
+    echo
+    echo "Written by \`ops/bench/run.sh $seconds $warmup $fill\`; run it again rather than editing this file."
+    echo
+    [ -z "$smoke" ] || echo "$smoke"
+    [ -z "${BENCH_NOTE:-}" ] || echo "$BENCH_NOTE"
+    [ -z "$smoke${BENCH_NOTE:-}" ] || echo
+    echo "- Machine: $(machine); load average $load_before when the run began (other work shares the cores)."
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); service at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes'), packaged jar, \`QUARKUS_PROFILE=demo\`."
+    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up of $warmup s; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
+    echo
+    figures_table
+    echo
+    echo "![Throughput and p99 latency per figure beside its raw limit](results.png)"
+    echo
+    cat <<'NOTES'
+## How it is measured
+- The service's *requests/s* is **sustained**: the answers as expected, divided by the load time plus
+  the time the outbox then took to hold no PENDING row (every order event delivered). Replays and GETs
+  write no events. Event lag is the service's `orders_events_lag_seconds` gauge when it has one,
+  sampled each second during the load and the drain.
+- Raw limits run first, on the service's own tables copied empty into a second schema: pgbench runs
+  `insert-order.sql` (order + item) and `transition.sql` (the guarded UPDATE from created to paid +
+  the history row, each on its own prepared order), each one statement; redis-benchmark calls the
+  service's `token-claim.lua` by EVALSHA on issued token records. pgbench's p50/p99 come from its
+  per-transaction log.
+- POST /orders takes a fresh one-time token per request, issued in bulk before the phase (not timed)
+  and read by the wrk script; the body is `{"currency":"CNY","items":[{"sku":"ABC-1","quantity":1}]}`.
+  The pay phase pays alice's created orders, each once, with its own Idempotency-Key. Replay and GET
+  use 500 orders placed by bob, replayed and read over and over.
+- One warm-up (`wrk/warmup.lua`) cycles every measured path at 64 connections before any phase:
+  token, order with and without a key, replay, GET, pay.
+NOTES
+    echo "- The large schema: $(grouped "$fill") delivered orders with their items, added by SQL as copies of an"
+    echo "  order the service stored (\`fill-orders.sql\`, then ANALYZE, as autovacuum is off on this server),"
+    echo "  and $(grouped "$fill") live Idempotency-Key records copied from a stored answer of POST /orders (\`fill-keys.lua\`)."
+  } >"$bench/RESULTS.md"
+}
+
+# The chart's data: per figure, the service at each concurrency beside its raw limit, then p99s.
+write_chart_data() {
+  local label name base c
+  while IFS='|' read -r label name base; do
+    printf '"%s"' "$label"
+    for c in "${levels[@]}"; do printf ' %s' "${fig[$name.$c.sustained]}"; done
+    for c in "${levels[@]}"; do printf ' %s' "${fig[$base.$c.rate]:--}"; done
+    for c in "${levels[@]}"; do printf ' %s' "${fig[$name.$c.p99_ms]}"; done
+    for c in "${levels[@]}"; do printf ' %s' "${fig[$base.$c.p99_ms]:--}"; done
+    echo
+  done <<ROWS
+POST /orders|create|raw-insert
+POST /orders + key|key|raw-insert
+POST /orders ($1)|full|raw-insert
+POST /orders + key ($1)|fullkey|raw-insert
+pay|pay|raw-transition
+replay POST /orders|replay|raw-claim
+GET /orders/{id}|get|none
+ROWS
+}
+
+draw_chart() {
+  local size heading
+  size=$(awk -v n="$fill" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1e6; else if (n % 1000 == 0) printf "%dk", n / 1e3; else print n }')
+  write_chart_data "$size" >"$work/chart.dat"
+  heading="$(nproc) cores $(uname -m), $(date -u +%Y-%m-%d): the service at 16 and 64 connections beside its raw limits"
+  if smoke_run; then heading="SMOKE RUN (short phases, figures not to quote) - $heading"; fi
+  gnuplot -e "data='$work/chart.dat'; out='$bench/results.png'; heading='$heading'" "$bench/chart.gp"
+}
+
+# ---------------------------------------------------------------------------------------------
+
+main() {
+  trap cleanup EXIT
+  trap 'exit 130' INT TERM
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  ensure_tools
+  build_service
+  start_service
+  # Raw limits first, while the service is idle and its connection pool small: 64 pgbench clients
+  # and the pool must fit in PostgreSQL's max_connections together.
+  measure_raw_limits
+  warm_up
+  place_orders 500 "$work/placed"
+  local c
+  for c in "${levels[@]}"; do measure_service "$c"; done
+  fill_orders
+  fill_keys
+  for c in "${levels[@]}"; do measure_full "$c"; done
+  write_results
+  draw_chart
+  log "wrote $bench/RESULTS.md and $bench/results.png"
+  sed -n '/^| figure/,/^$/p' "$bench/RESULTS.md"
+}
+
+main
