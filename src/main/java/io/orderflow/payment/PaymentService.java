@@ -84,6 +84,13 @@ public class PaymentService {
             return complete(caller, claim.get(), charge.reference(), commandId);
         } catch (ClaimLostException e) {
             throw paymentInProgress();
+        } catch (ProblemException answered) {
+            throw answered;
+        } catch (RuntimeException notRecorded) {
+            // Charged, but the database failed before it was recorded: free the attempt, so that a retry
+            // re-sends it under its key and records the provider's first answer (recovery does otherwise).
+            releaseAfterFailure(claim.get());
+            throw notRecorded;
         }
     }
 
@@ -228,6 +235,14 @@ public class PaymentService {
 
     private static RefundRequest refundOf(PaymentClaim claim, String charge) {
         return refundOf(claim.orderId(), claim.amount(), claim.currency(), charge);
+    }
+
+    private void releaseAfterFailure(PaymentClaim claim) {
+        try {
+            payments.release(claim, Instant.now());
+        } catch (RuntimeException stillFailing) {
+            LOG.warnf("Payment %s stays claimed until its lease runs out: %s", claim.key(), stillFailing.toString());
+        }
     }
 
     private static ProblemException paymentInProgress() {

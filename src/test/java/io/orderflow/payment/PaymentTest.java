@@ -106,6 +106,29 @@ class PaymentTest {
     }
 
     @Test
+    void aPaymentTheDatabaseFailedToRecordIsRecordedOnTheRetryWithoutASecondCharge() {
+        String id = newOrder("alice");
+        Orders.execute("""
+                CREATE OR REPLACE FUNCTION simulated_outage() RETURNS trigger LANGUAGE plpgsql AS
+                $$ BEGIN RAISE EXCEPTION 'simulated outage' USING ERRCODE = '57P01'; END $$""");
+        Orders.execute("CREATE TRIGGER simulated_outage BEFORE INSERT ON order_history FOR EACH ROW EXECUTE FUNCTION simulated_outage()");
+        try {
+            act("alice", id, "pay").then().statusCode(503).body("code", equalTo("service-unavailable"));
+        } finally {
+            Orders.execute("DROP TRIGGER IF EXISTS simulated_outage ON order_history");
+        }
+        as("alice").get("/orders/{id}", id).then().body("status", equalTo("created"));
+
+        // The retry re-sends the same attempt; the provider answers its first charge.
+        act("alice", id, "pay").then().statusCode(200).body("status", equalTo("paid"));
+        Ledger ledger = Ledger.of(id);
+        assertThat(ledger.charges()).isEqualTo(1);
+        assertThat(ledger.chargeCalls()).isEqualTo(2);
+        assertThat(Orders.value("SELECT idempotency_key || ' ' || status FROM payments WHERE order_id = ?", id))
+                .isEqualTo("payment:" + id + ":1 SUCCESS");
+    }
+
+    @Test
     void theLedgerIsForStaff() {
         String id = newOrder("alice");
         as("alice").queryParam("orderId", id).get("/sandbox/ledger").then().statusCode(403);
