@@ -47,6 +47,14 @@ function common.with_key(headers)
   return headers
 end
 
+-- A request function that sends prepared requests in turn, over and over.
+function common.cycle(requests)
+  return function()
+    sent = sent + 1
+    return requests[(sent - 1) % #requests + 1]
+  end
+end
+
 -- This thread's share of the input: line i belongs to thread i % BENCH_THREADS.
 function common.my_lines()
   local count, lines, i = tonumber(os.getenv("BENCH_THREADS")), {}, 0

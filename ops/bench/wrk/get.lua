@@ -13,7 +13,4 @@ init = function()
   end
 end
 
-request = function()
-  sent = sent + 1
-  return requests[(sent - 1) % #requests + 1]
-end
+request = common.cycle(requests)

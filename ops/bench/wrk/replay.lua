@@ -15,10 +15,7 @@ init = function()
   end
 end
 
-request = function()
-  sent = sent + 1
-  return requests[(sent - 1) % #requests + 1]
-end
+request = common.cycle(requests)
 
 response = function(status, headers, body)
   if status ~= 201 or headers["Idempotent-Replayed"] ~= "true" then unexpected = unexpected + 1 end
