@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The service's throughput beside the raw limits of what it is built on, in one run on one machine,
 # at the same concurrency (16 and 64 connections):
-#   raw limits   pgbench: an order + item insert, and a transition (guarded UPDATE + history INSERT);
+#   raw limits   pgbench: an order + item insert, the same with its unit reserved on one product (a
+#                flash sale), and a transition (guarded UPDATE + history INSERT);
 #                redis-benchmark: the order-token claim script;
-#   the service  the packaged jar (demo profile) under wrk: POST /orders sustained with its order
-#                events delivered, with and without an Idempotency-Key; pay; a replay of POST /orders;
-#                GET /orders/{id}; and POST /orders again beside 1,000,000 orders and 1,000,000 live keys.
+#   the service  the packaged jar (demo profile, ops/jvm.options) under wrk: POST /orders sustained
+#                with its order events delivered, with and without an Idempotency-Key, and a flash
+#                sale of one product; pay; a replay of POST /orders; GET /orders/{id}; and POST /orders
+#                again beside 1,000,000 orders and 1,000,000 live keys.
 # All phases of the service follow one shared warm-up (the JIT keeps compiling for ~20 s), and each
 # waits until the outbox has drained, counting that time, so a figure pays for its background work.
 # It writes ops/bench/RESULTS.md (figures, ratios, the targets of issue 10) and ops/bench/results.png.
@@ -14,7 +16,7 @@
 #   ops/bench/run.sh 5 5   a smoke run (about 4 minutes): proves the harness; its figures mean little.
 #   ops/bench/run.sh       the figures to quote (about 12 minutes), on a machine nothing else is using.
 # Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
-#              BENCH_JAVA_OPTS, JVM options for the service (none by default, as the README runs it).
+#              BENCH_JAVA_OPTS, JVM options for the service (by default @ops/jvm.options, as the README runs it).
 #
 # It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
 # own, which it removes at exit, and it ends only the processes it started.
@@ -27,6 +29,7 @@ fill=${3:-1000000}
 levels=(16 64)
 threads=2 # wrk -t, pgbench -j and redis-benchmark --threads, the same on every machine
 bench=ops/bench
+java_opts=${BENCH_JAVA_OPTS:-@ops/jvm.options}
 
 run=bench_$(date +%s)_$$ # this run's schema, and with a colon its Redis key prefix
 raw=${run}_raw           # the service's tables copied empty, for pgbench
@@ -89,7 +92,7 @@ start_service() {
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$run" \
     QUARKUS_FLYWAY_SCHEMAS=$run ORDERS_REDIS_KEY_PREFIX=$prefix \
     ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S \
-    java ${BENCH_JAVA_OPTS:-} -jar target/quarkus-app/quarkus-run.jar >"$work/service.log" 2>&1 &
+    java $java_opts -jar target/quarkus-app/quarkus-run.jar >"$work/service.log" 2>&1 &
   app=$!
   until curl -sf -o /dev/null "$base/q/health/ready"; do
     kill -0 "$app" 2>/dev/null || die "the service exited while starting"
@@ -98,6 +101,7 @@ start_service() {
   done
   fig[start.seconds]=$(calc "($(now_ns) - $began) / 1e9" 2)
   log "service ready on port $port after ${fig[start.seconds]} s (schema $run)"
+  app_sql -f "$bench/products.sql" >/dev/null
 }
 
 stop_service() {
@@ -254,6 +258,8 @@ CREATE SCHEMA $raw;
 CREATE TABLE $raw.orders (LIKE $run.orders INCLUDING ALL);
 CREATE TABLE $raw.order_items (LIKE $run.order_items INCLUDING ALL);
 CREATE TABLE $raw.order_history (LIKE $run.order_history INCLUDING ALL);
+CREATE TABLE $raw.products (LIKE $run.products INCLUDING ALL);
+INSERT INTO $raw.products (sku, name, price, currency, active, on_hand) VALUES ('ABC-1', 'Notebook', 12.50, 'CNY', true, 1000000000);
 CREATE SEQUENCE $raw.transition_seq;
 SQL
   app_sql -c "SELECT format('ALTER TABLE %s ADD CONSTRAINT %I %s;', conrelid::regclass, conname, pg_get_constraintdef(oid))
@@ -324,11 +330,14 @@ wait_for_connections() {
 measure_raw_limits() {
   prepare_raw_schema
   prepare_claim_records
+  { echo 'BEGIN;'; cat "$bench/insert-order.sql" "$bench/reserve-unit.sql"; echo 'COMMIT;'; } >"$work/insert-order-reserve.sql"
   local c
   for c in "${levels[@]}"; do
     wait_for_connections
     raw_pgbench "raw-insert.$c" "$c" "$bench/insert-order.sql"
     report "raw-insert.$c"
+    raw_pgbench "raw-hot.$c" "$c" "$work/insert-order-reserve.sql"
+    report "raw-hot.$c"
   done
   # A transition costs about what an insert does: twice the best insert rate is enough orders.
   local rates=() best
@@ -409,13 +418,18 @@ warm_up() {
   log "warm-up: ${fig[create.estimate]} requests/s, ${fig[warmup.unexpected]} unexpected answers"
 }
 
-# A POST /orders phase with freshly issued tokens; with-key adds an Idempotency-Key to each request.
-create_phase() { # NAME CONNECTIONS [with-key]
+# A POST /orders phase with freshly issued tokens, for the 100 products of products.sql in turn;
+# with-key adds an Idempotency-Key to each request, hot orders ABC-1 only (a flash sale).
+create_phase() { # NAME CONNECTIONS [with-key|hot]
   local name=$1 count
   count=$(tokens_needed)
-  ensure_stock "$count"
   issue_tokens "$work/tokens.$name" "$count"
-  app_phase "$name" create "$2" alice:alice BENCH_INPUT="$work/tokens.$name" ${3:+"BENCH_KEYS=$run-$name-"}
+  local extra=()
+  case ${3:-} in
+    with-key) extra=("BENCH_KEYS=$run-$name-") ;;
+    hot) ensure_stock "$count" && extra=(BENCH_HOT=1) ;;
+  esac
+  app_phase "$name" create "$2" alice:alice BENCH_INPUT="$work/tokens.$name" ${extra[@]+"${extra[@]}"}
   rm -f "$work/tokens.$name"*
   fig[create.estimate]=$(max "${fig[$name.rate]}" "${fig[create.estimate]}")
 }
@@ -424,6 +438,7 @@ measure_service() { # CONNECTIONS
   local c=$1
   create_phase "create.$c" "$c"
   create_phase "key.$c" "$c" with-key
+  create_phase "hot.$c" "$c" hot
   app_phase "replay.$c" replay "$c" bob:bob BENCH_INPUT="$work/placed"
   app_phase "get.$c" get "$c" bob:bob BENCH_INPUT="$work/placed"
   unpaid_orders "$work/unpaid.$c"
@@ -513,6 +528,7 @@ figures_table() {
   row "figure" "connections" "requests/s" "p50 ms" "p99 ms" "ratio" "target" "met" "why, where missed"
   row "---" "---" "---" "---" "---" "---" "---" "---" "---"
   for c in "${levels[@]}"; do limit_row "PostgreSQL alone: order + item insert (pgbench)" "raw-insert.$c"; done
+  for c in "${levels[@]}"; do limit_row "PostgreSQL alone: order + item insert, then a unit reserved on one product (pgbench)" "raw-hot.$c"; done
   for c in "${levels[@]}"; do limit_row "PostgreSQL alone: transition UPDATE + history INSERT (pgbench)" "raw-transition.$c"; done
   for c in "${levels[@]}"; do limit_row "Redis alone: token claim script (redis-benchmark)" "raw-claim.$c"; done
   for c in "${levels[@]}"; do
@@ -537,6 +553,10 @@ figures_table() {
       "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[create.$c.p50_ms]} ms without"
   done
   for c in "${levels[@]}"; do
+    ratio_row "POST /orders for one product (a flash sale), sustained (vs its raw insert + reservation)" "hot.$c" "raw-hot.$c" 0.3 \
+      "$(drain_facts "hot.$c"); every order locks the product's row from its reservation to its commit, in PostgreSQL alone too"
+  done
+  for c in "${levels[@]}"; do
     ratio_row "POST /orders/{id}/pay sustained, sandbox at zero latency (vs the raw transition)" "pay.$c" "raw-transition.$c" 0.3 \
       "$(drain_facts "pay.$c"); beyond the raw UPDATE + history a pay claims the payment, calls the sandbox provider over HTTP (which records the charge) and writes the event"
   done
@@ -558,7 +578,7 @@ figures_table() {
   row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 5 s" \
     "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema"
   row "Service RSS under load (largest 1 s sample)" "" "" "" "" "${fig[rss.peak]} MB" "<= 300 MB" \
-    "$(verdict "${fig[rss.peak]}" "<=" 300)" "JVM options: ${BENCH_JAVA_OPTS:-none, so the JVM sizes its heap from the total memory}"
+    "$(verdict "${fig[rss.peak]}" "<=" 300)" "JVM options: $java_opts"
 }
 
 machine() {
@@ -595,11 +615,13 @@ write_results() {
   sampled each second during the load and the drain.
 - Raw limits run first, on the service's own tables copied empty into a second schema: pgbench runs
   `insert-order.sql` (order + item) and `transition.sql` (the guarded UPDATE from created to paid +
-  the history row, each on its own prepared order), each one statement; redis-benchmark calls the
+  the history row, each on its own prepared order), each one statement, and `insert-order.sql` then
+  `reserve-unit.sql` (the unit reserved on one product) in one transaction; redis-benchmark calls the
   service's `token-claim.lua` by EVALSHA on issued token records. pgbench's p50/p99 come from its
   per-transaction log.
 - POST /orders takes a fresh one-time token per request, issued in bulk before the phase (not timed)
-  and read by the wrk script; the body is `{"currency":"CNY","items":[{"sku":"ABC-1","quantity":1}]}`.
+  and read by the wrk script; the body is `{"currency":"CNY","items":[{"sku":"BENCH-001","quantity":1}]}`
+  with the 100 products of `products.sql` in turn, and always ABC-1 in the flash sale.
   The pay phase pays alice's created orders, each once, with its own Idempotency-Key. Replay and GET
   use 500 orders placed by bob, replayed and read over and over.
 - One warm-up (`wrk/warmup.lua`) cycles every measured path at 64 connections before any phase:
@@ -624,6 +646,7 @@ write_chart_data() {
   done <<ROWS
 POST /orders|create|raw-insert
 POST /orders + key|key|raw-insert
+POST /orders, one product|hot|raw-hot
 POST /orders ($1)|full|raw-insert
 POST /orders + key ($1)|fullkey|raw-insert
 pay|pay|raw-transition

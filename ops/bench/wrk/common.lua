@@ -3,12 +3,21 @@
 --   BENCH_THREADS  wrk's -t
 --   BENCH_INPUT    a prepared file (tokens or order ids, one a line), for the measured phases
 --   BENCH_KEYS     when set, each request carries an Idempotency-Key starting with it
+--   BENCH_HOT      when set, every order is for the same product (see order_body)
 --   BENCH_OUTPUT, BENCH_COUNT  for the preparing scripts: where to write, and how many lines in all
 -- Each script ends with one "RESULT ..." line that run.sh reads.
 local common = {}
 
--- The order every phase places: ABC-1 has 1,000,000 units in the demo catalog.
+-- The order that the replay, GET and pay phases place, and every order of the flash sale: ABC-1 has
+-- 1,000,000 units in the demo catalog.
 common.ORDER_BODY = '{"currency":"CNY","items":[{"sku":"ABC-1","quantity":1}]}'
+
+-- The order of the POST /orders phases: one unit of one of the 100 products of products.sql, in turn,
+-- or of ABC-1 when BENCH_HOT is set (a flash sale).
+function common.order_body(n)
+  if os.getenv("BENCH_HOT") then return common.ORDER_BODY end
+  return string.format('{"currency":"CNY","items":[{"sku":"BENCH-%03d","quantity":1}]}', n % 100 + 1)
+end
 common.PAY_BODY = '{"paymentMethod":"pm_card_visa"}'
 
 -- What a thread asks once its prepared input is used up: an order that does not exist, answered 404

@@ -2,19 +2,20 @@
 -- later callers learn whether it is in use, already used (and for which payload) or unknown.
 -- KEYS[1] the token's record (hash)
 -- ARGV[1] fingerprint of the request, ARGV[2] claim id of this attempt, ARGV[3] lease (ms)
--- Returns {'claimed'}, {'in-use', ms left on the lease}, {'consumed', orderId, fingerprint} or {'unknown'}.
+-- Returns {'claimed'}, {'in-use', ms left on the lease}, {'consumed', orderId, fingerprint, answer} or {'unknown'};
+-- the answer (what the creation answered, JSON) is absent from records written before it was kept.
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local lease = tonumber(ARGV[3])
 
-local record = redis.call('HMGET', KEYS[1], 'state', 'expiresAt', 'leaseUntil', 'orderId', 'fingerprint')
+local record = redis.call('HMGET', KEYS[1], 'state', 'expiresAt', 'leaseUntil', 'orderId', 'fingerprint', 'answer')
 local state, expiresAt, leaseUntil = record[1], tonumber(record[2]), tonumber(record[3])
 
 if not state then
   return {'unknown'}
 end
 if state == 'consumed' then
-  return {'consumed', record[4], record[5]}
+  return {'consumed', record[4], record[5], record[6]}
 end
 if state == 'claimed' and leaseUntil > now then
   return {'in-use', leaseUntil - now}

@@ -2,10 +2,7 @@ package io.orderflow.events;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +11,7 @@ import jakarta.enterprise.event.TransactionPhase;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.order.OrderEventMessage;
 import io.orderflow.order.OrderStatusChanged;
 import io.orderflow.outbox.BatchOutboxHandler;
 import io.orderflow.outbox.Outbox;
@@ -31,7 +29,7 @@ import io.vertx.mutiny.redis.client.Request;
 @ApplicationScoped
 public class OrderEvents implements BatchOutboxHandler {
 
-    static final String KIND = "order-event";
+    static final String KIND = OrderEventMessage.KIND;
     /** As long as Quarkus's own Redis calls may take (quarkus.redis.timeout), and well within an outbox lease. */
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
 
@@ -59,15 +57,10 @@ public class OrderEvents implements BatchOutboxHandler {
         metrics.remove(lag);
     }
 
+    /** A transition's event; a creation's is written by the statement that stores the order. */
     void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
-        UUID eventId = UUID.randomUUID();
-        Map<String, String> event = new LinkedHashMap<>();
-        event.put("eventId", eventId.toString());
-        event.put("type", change.to().wireName());
-        event.put("orderId", change.orderId().toString());
-        event.put("customer", change.customer());
-        event.put("at", change.at().toString());
-        outbox.enqueue(KIND, change.orderId(), "event:" + eventId, event);
+        OrderEventMessage event = OrderEventMessage.of(change);
+        outbox.enqueue(KIND, change.orderId(), event.key(), event);
     }
 
     @Override

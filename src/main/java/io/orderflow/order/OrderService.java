@@ -9,6 +9,9 @@ import jakarta.transaction.Transactional;
 
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
@@ -37,16 +40,18 @@ public class OrderService {
     private final OrderPricing pricing;
     private final Stock stock;
     private final StockPrecheck precheck;
+    private final ObjectMapper json;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, MeterRegistry metrics) {
+            StockPrecheck precheck, ObjectMapper json, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
         this.pricing = pricing;
         this.stock = stock;
         this.precheck = precheck;
+        this.json = json;
         this.metrics = metrics;
     }
 
@@ -63,7 +68,9 @@ public class OrderService {
         TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint());
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
-            case CONSUMED -> replay(store.findAsCreated(claim.orderId(), caller), caller, request);
+            case CONSUMED -> replay(claim.answer() != null
+                    ? Optional.of(new OrderStore.Stored(read(claim.answer()), claim.customer(), claim.fingerprint()))
+                    : store.findAsCreated(claim.orderId(), caller), caller, request);
             // Redis knows no such token; PostgreSQL may still know the order it produced.
             case UNKNOWN -> replay(store.findByToken(claim.tokenHash(), caller), caller, request);
         };
@@ -95,7 +102,7 @@ public class OrderService {
             precheck.settle(hold, false);
             // Redis had forgotten that the token was used (failover, lost write): PostgreSQL had not.
             OrderStore.Stored existing = store.findByToken(claim.tokenHash(), caller).orElseThrow(() -> e);
-            recordConsumption(claim, existing.view().id(), existing.requestFingerprint());
+            recordConsumption(claim, existing.view(), existing.requestFingerprint());
             return replay(Optional.of(existing), caller, request);
         } catch (RuntimeException e) {
             precheck.settle(hold, false);
@@ -103,28 +110,42 @@ public class OrderService {
             throw e;
         }
         precheck.settle(hold, true);
-        recordConsumption(claim, created.id(), request.fingerprint());
+        recordConsumption(claim, created, request.fingerprint());
         metrics.counter("orders.created").increment();
         return new Creation(created, false);
     }
 
     /**
-     * Prices the order from the catalog, reserves its stock and inserts it, in one transaction: a
-     * price that changed, stock that ran out or a token already used leaves nothing behind.
+     * Prices the order from the catalog, inserts it and reserves its stock, in one transaction: a
+     * price that changed, stock that ran out or a token already used leaves nothing behind. The stock
+     * comes last: a product's row stays locked until the commit, and a flash sale's orders queue on it.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     OrderView place(Caller caller, String tokenHash, NewOrder request) {
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
+        OrderView created = store.insert(caller, tokenHash, request.fingerprint(), priced);
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
-        return store.insert(caller, tokenHash, request.fingerprint(), priced);
+        return created;
     }
 
-    /** Tells Redis which order the token produced. If Redis fails now, the lease runs out and PostgreSQL answers the retry. */
-    private void recordConsumption(TokenClaim claim, UUID orderId, String fingerprint) {
+    /**
+     * Tells Redis which order the token produced, and the answer a repeat gets without reading the
+     * order again. If Redis fails now, the lease runs out and PostgreSQL answers the retry.
+     */
+    private void recordConsumption(TokenClaim claim, OrderView created, String fingerprint) {
         try {
-            tokens.complete(claim, orderId, fingerprint);
-        } catch (RuntimeException e) {
-            LOG.warnf("Order %s is stored but Redis did not record its token: %s", orderId, e.toString());
+            tokens.complete(claim, created.id(), fingerprint, json.writeValueAsString(created));
+        } catch (JsonProcessingException | RuntimeException e) {
+            LOG.warnf("Order %s is stored but Redis did not record its token: %s", created.id(), e.toString());
+        }
+    }
+
+    /** The creation's answer as Redis kept it. */
+    private OrderView read(String answer) {
+        try {
+            return json.readValue(answer, OrderView.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A creation's stored answer is always an order", e);
         }
     }
 

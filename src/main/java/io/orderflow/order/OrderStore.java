@@ -1,5 +1,6 @@
 package io.orderflow.order;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -7,12 +8,15 @@ import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 
 import org.hibernate.exception.ConstraintViolationException;
+import org.hibernate.id.uuid.UuidVersion7Strategy;
 
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.outbox.Outbox;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
@@ -22,13 +26,31 @@ import io.quarkus.panache.common.Sort;
 public class OrderStore {
 
     private static final String TOKEN_CONSTRAINT = "uq_orders_token_hash";
+    // The order, its items and its created event, in one round trip.
+    private static final String CREATE = """
+            WITH stored AS (
+                INSERT INTO orders (id, customer, token_hash, request_fingerprint, status, currency, total_amount, version,
+                    stock_reserved, created_at, updated_at)
+                VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at)
+                RETURNING id, order_number),
+            items AS (
+                INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price)
+                SELECT stored.id, item.line_no - 1, item.sku, item.quantity, item.unit_price
+                FROM stored, unnest(CAST(:skus AS varchar[]), CAST(:quantities AS int[]), CAST(:unitPrices AS numeric[]))
+                    WITH ORDINALITY AS item (sku, quantity, unit_price, line_no)),
+            event AS (
+                INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
+                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at FROM stored)
+            SELECT order_number FROM stored""";
 
+    private final EntityManager db;
+    private final Outbox outbox;
     private final OrderViews views;
-    private final Event<OrderStatusChanged> changes;
 
-    public OrderStore(OrderViews views, Event<OrderStatusChanged> changes) {
+    public OrderStore(EntityManager db, Outbox outbox, OrderViews views) {
+        this.db = db;
+        this.outbox = outbox;
         this.views = views;
-        this.changes = changes;
     }
 
     /** A stored order as its creator sees it, with the fingerprint of the request that created it. */
@@ -36,37 +58,55 @@ public class OrderStore {
     }
 
     /**
-     * Inserts the order for a token, in the caller's transaction (the one that reserved its stock).
-     * Inserting and letting the UNIQUE constraint refuse a second order for the token is what makes
-     * creation exactly-once, whatever Redis remembers.
+     * Inserts the order for a token with its items and its created event, in the caller's transaction
+     * (the one that prices it and reserves its stock), in one statement. Inserting and letting the
+     * UNIQUE constraint refuse a second order for the token is what makes creation exactly-once,
+     * whatever Redis remembers.
      *
      * @throws DuplicateOrderTokenException when the token already produced an order
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public OrderView insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced) {
+        // The order as the statement stores it; never attached to the session, only rendered.
         Order order = new Order();
+        order.id = UuidVersion7Strategy.INSTANCE.generateUuid(null);
         order.customer = caller.name();
-        order.tokenHash = tokenHash;
-        order.requestFingerprint = fingerprint;
         order.status = OrderStatus.CREATED;
         order.currency = priced.currency();
         order.totalAmount = priced.total();
-        order.stockReserved = true;
-        order.version = 0;
         // PostgreSQL keeps microseconds: the answer must show what a later read shows.
         order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         order.updatedAt = order.createdAt;
         order.items.addAll(priced.lines());
+        OrderEventMessage event = OrderEventMessage.of(OrderStatusChanged.of(order, null, null));
         try {
-            order.persistAndFlush();
-        } catch (ConstraintViolationException e) {
-            if (TOKEN_CONSTRAINT.equals(e.getConstraintName())) {
+            order.orderNumber = ((Number) db.createNativeQuery(CREATE)
+                    .setParameter("id", order.id).setParameter("customer", order.customer).setParameter("tokenHash", tokenHash)
+                    .setParameter("fingerprint", fingerprint).setParameter("currency", order.currency)
+                    .setParameter("total", order.totalAmount).setParameter("at", order.createdAt)
+                    .setParameter("skus", order.items.stream().map(line -> line.sku).toArray(String[]::new))
+                    .setParameter("quantities", order.items.stream().map(line -> line.quantity).toArray(Integer[]::new))
+                    .setParameter("unitPrices", order.items.stream().map(line -> line.unitPrice).toArray(BigDecimal[]::new))
+                    .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", event.key())
+                    .setParameter("eventPayload", outbox.payloadOf(event))
+                    .getSingleResult()).longValue();
+        } catch (PersistenceException e) {
+            if (violates(e, TOKEN_CONSTRAINT)) {
                 throw new DuplicateOrderTokenException(e);
             }
             throw e;
         }
-        changes.fire(OrderStatusChanged.of(order, null, null));
+        outbox.written(OrderEventMessage.KIND, order.createdAt);
         return views.asCreated(order, caller);
+    }
+
+    private static boolean violates(Throwable failure, String constraint) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConstraintViolationException violation && constraint.equals(violation.getConstraintName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The order a token produced, as its creation was answered. */

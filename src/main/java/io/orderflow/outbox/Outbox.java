@@ -187,6 +187,17 @@ public class Outbox {
         }
     }
 
+    /** A message's payload as the outbox stores it, for a statement that writes the message beside other rows. */
+    public String payloadOf(Object payload) {
+        return write(payload);
+    }
+
+    /** The caller's transaction wrote a message of this kind, due at this time, with its own statement: relays learn of it on commit. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void written(String kind, Instant due) {
+        queued.fire(new MessageQueued(laneOf(kind), due));
+    }
+
     /** Delivers one batch of due messages of each lane; returns how many it took. */
     public int relay() {
         return kindsByLane.keySet().stream().mapToInt(this::relay).sum();

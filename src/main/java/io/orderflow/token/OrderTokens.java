@@ -74,12 +74,13 @@ public class OrderTokens {
             Response answer = CLAIM.run(redis, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis());
             switch (answer.get(0).toString()) {
                 case "claimed":
-                    return new TokenClaim(TokenClaim.Outcome.CLAIMED, customer, hash, claimId, null, fingerprint);
+                    return new TokenClaim(TokenClaim.Outcome.CLAIMED, customer, hash, claimId, null, fingerprint, null);
                 case "consumed":
                     return new TokenClaim(TokenClaim.Outcome.CONSUMED, customer, hash, null,
-                            UUID.fromString(answer.get(1).toString()), answer.get(2).toString());
+                            UUID.fromString(answer.get(1).toString()), answer.get(2).toString(),
+                            answer.size() > 3 ? answer.get(3).toString() : null);
                 case "unknown":
-                    return new TokenClaim(TokenClaim.Outcome.UNKNOWN, customer, hash, null, null, null);
+                    return new TokenClaim(TokenClaim.Outcome.UNKNOWN, customer, hash, null, null, null, null);
                 default: // in-use
                     if (System.nanoTime() >= deadline) {
                         metrics.counter("orders.tokens.rejected", "reason", "in-use").increment();
@@ -92,10 +93,10 @@ public class OrderTokens {
         }
     }
 
-    /** Marks a claimed token as used by an order; a retry of the same request will be answered with it. */
-    public void complete(TokenClaim claim, UUID orderId, String orderFingerprint) {
+    /** Marks a claimed token as used by an order; a retry of the same request will be answered with {@code answer} (JSON). */
+    public void complete(TokenClaim claim, UUID orderId, String orderFingerprint, String answer) {
         COMPLETE.run(redis, List.of(tokenKey(claim.customer(), claim.tokenHash()), outstandingKey(claim.customer())),
-                claim.claimId(), orderId, orderFingerprint, config.ttl().toMillis(), claim.tokenHash());
+                claim.claimId(), orderId, orderFingerprint, config.ttl().toMillis(), claim.tokenHash(), answer);
         metrics.counter("orders.tokens.consumed").increment();
     }
 

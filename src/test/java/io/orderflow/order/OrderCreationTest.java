@@ -11,11 +11,16 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 
+import java.sql.Connection;
+import java.sql.Statement;
+
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.config.HttpClientConfig;
 import io.restassured.response.Response;
 
 @QuarkusTest
@@ -69,6 +74,27 @@ class OrderCreationTest {
                 .header("Idempotent-Replayed", "true")
                 .header("Location", first.header("Location"));
         assertThat(again.asString()).isEqualTo(first.asString());
+    }
+
+    @Test
+    void aReplayIsAnsweredFromWhatTheCreationStoredWithoutReadingTheOrder() throws Exception {
+        String token = newToken("alice");
+        Response first = placeOrder("alice", token, ORDER);
+        first.then().statusCode(201);
+
+        // Another transaction holds the orders table: any read of an order would wait for it.
+        try (Connection db = TestServers.connect()) {
+            db.setAutoCommit(false);
+            try (Statement lock = db.createStatement()) {
+                lock.execute("LOCK TABLE orders IN ACCESS EXCLUSIVE MODE");
+            }
+            Response again = as("alice").config(RestAssured.config().httpClient(HttpClientConfig.httpClientConfig()
+                            .setParam("http.socket.timeout", 10_000)))
+                    .header("Order-Token", token).contentType("application/json").body(ORDER).post("/orders");
+            db.rollback();
+            again.then().statusCode(201).header("Idempotent-Replayed", "true");
+            assertThat(again.asString()).isEqualTo(first.asString());
+        }
     }
 
     @Test
