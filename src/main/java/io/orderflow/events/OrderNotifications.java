@@ -78,6 +78,19 @@ public class OrderNotifications {
     @Scheduled(every = "${orders.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
     public void poll() {
         ensureGroup();
+        try {
+            consume();
+        } catch (RuntimeException e) {
+            if (!RedisErrors.mentions(e, "NOGROUP")) {
+                throw e;
+            }
+            // Redis lost the stream with its group (restarted without its data): the next poll creates both again.
+            groupReady = false;
+            LOG.warnf("The consumer group %s of %s is gone; it is created again at the next poll", GROUP, events.stream());
+        }
+    }
+
+    private void consume() {
         StreamCommands<String, String, String> streams = redis.stream(String.class);
         // Entries another consumer read but never acknowledged (its instance died) are taken over once idle.
         handle(streams, streams.xautoclaim(events.stream(), GROUP, consumer, claimAfter, "0-0", READ_BATCH).getMessages());

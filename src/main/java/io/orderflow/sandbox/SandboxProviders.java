@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.Query;
 import jakarta.persistence.Tuple;
 import jakarta.transaction.Transactional;
 
@@ -70,8 +71,13 @@ public class SandboxProviders {
     private static final String FINISH = """
             UPDATE sandbox_effects SET status = 'succeeded', created_at = :now
             WHERE kind = :kind AND idempotency_key = :key AND status = 'processing'""";
-    private static final String ABANDON = """
+    // A charge that died while processing is voided: the payment's recovery learns for certain that it never charged.
+    private static final String ABANDON_CHARGE = """
             UPDATE sandbox_effects SET status = 'voided'
+            WHERE kind = 'charge' AND idempotency_key = :key AND status = 'processing' AND settles_by < :now""";
+    // A refund or shipment that died while processing had no effect: its key is free, so a retry does it.
+    private static final String FORGET_ABANDONED = """
+            DELETE FROM sandbox_effects
             WHERE kind = :kind AND idempotency_key = :key AND status = 'processing' AND settles_by < :now""";
     private static final String LIST_CHARGES = "SELECT " + EFFECT_COLUMNS + """
              FROM sandbox_effects e
@@ -227,10 +233,15 @@ public class SandboxProviders {
         db.createNativeQuery(LOCK_KEY).setParameter("key", kind + ":" + key).getSingleResult();
     }
 
-    /** The record under a key, with a processing call that outlived its time given up as abandoned. */
+    /**
+     * The record under a key, with a processing call that outlived its time given up as abandoned: a
+     * charge voided, a refund or shipment forgotten, as a real provider frees the key of a request that
+     * never completed.
+     */
     private Optional<Map<String, Object>> current(Kind kind, String key) {
-        db.createNativeQuery(ABANDON).setParameter("now", Instant.now()).setParameter("kind", kind.column()).setParameter("key", key)
-                .executeUpdate();
+        Query abandon = kind == Kind.CHARGE ? db.createNativeQuery(ABANDON_CHARGE)
+                : db.createNativeQuery(FORGET_ABANDONED).setParameter("kind", kind.column());
+        abandon.setParameter("now", Instant.now()).setParameter("key", key).executeUpdate();
         return find(kind, key);
     }
 

@@ -74,6 +74,18 @@ class OrderEventTest {
     }
 
     @Test
+    void eventsAreConsumedAgainAfterRedisLostTheStreamAndItsGroup() {
+        String before = newOrder("bob");
+        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(before) == 1);
+
+        // What a restart of a Redis that keeps nothing on disk leaves: no stream, no consumer group.
+        redis.key().del(events.stream());
+
+        String after = newOrder("bob");
+        await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(after) == 1);
+    }
+
+    @Test
     void anEventReadByAConsumerThatDiedIsTakenOverByAnother() {
         String id = newOrder("bob");
         await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 1);

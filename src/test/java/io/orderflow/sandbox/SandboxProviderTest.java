@@ -51,6 +51,23 @@ class SandboxProviderTest {
     }
 
     @Test
+    void aRefundThatDiedWhileProcessingIsMadeByTheRetryWithItsKey() {
+        String id = newOrder("alice");
+        String charge = charge(id, "payment:" + id + ":1").then().statusCode(201).extract().path("reference");
+        String key = "refund:" + id;
+        // A refund whose handling died midway (the provider's database restarted), past the time by which it would have finished.
+        Orders.execute("INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, charge_reference, "
+                + "settles_by, created_at) VALUES ('refund', '" + key + "', '" + id + "', 25.00, 'CNY', 'refund_dead', 'processing', '"
+                + charge + "', now() - interval '1 second', now())");
+
+        given().contentType(ContentType.JSON).header("Idempotency-Key", key)
+                .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\",\"charge\":\"" + charge + "\"}")
+                .post("/sandbox/payments/refunds")
+                .then().statusCode(201).body("charge", equalTo(charge));
+        assertThat(Ledger.of(id).refunds()).isEqualTo(1);
+    }
+
+    @Test
     void aKeyVoidedBeforeItsFirstCallCanNeverCharge() {
         String id = newOrder("bob");
         String key = "payment:" + id + ":1";
