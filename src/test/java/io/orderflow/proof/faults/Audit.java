@@ -29,10 +29,13 @@ import io.orderflow.shared.Hashing;
 final class Audit {
 
     /** What one scenario's audit found; each list names what went wrong, for the failure message. */
-    record Findings(int carts, int orders, int charges, int refunds, List<String> duplicates, List<String> lost, List<String> unconverged) {
+    record Findings(int carts, int orders, int charges, int refunds, long unconsumedEvents, List<String> duplicates, List<String> lost,
+            List<String> unconverged) {
     }
 
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
+    /** The consumer polls every second; what it has not read by then it is not going to read. */
+    private static final Duration EVENT_LIMIT = Duration.ofSeconds(15);
     private static final Set<String> PAID = Set.of("paid", "shipped", "delivered");
 
     private final Deployment deployment;
@@ -66,6 +69,8 @@ final class Audit {
         if (!Processes.await(SETTLE_LIMIT, () -> unknownPayments(orderIds) == 0)) {
             unconverged.add(unknownPayments(orderIds) + " payments still of unknown outcome");
         }
+        // Every order event published to the stream reaches its consumer, which records it.
+        long unconsumedEvents = Processes.await(EVENT_LIMIT, () -> unconsumedEvents(orderIds) == 0) ? 0 : unconsumedEvents(orderIds);
         // Read after payments settled: statuses and charges may have changed meanwhile.
         orders = ordersOf(cartByTokenHash.keySet());
         Money money = money(orderIds);
@@ -83,7 +88,8 @@ final class Audit {
             stored.forEach(order -> checkOrder(cart, order, money, duplicates, lost, unconverged));
         }
         resendEverything(carts, unconverged);
-        return new Findings(carts.size(), orders.size(), money.charges.size(), money.refundCount, duplicates, lost, unconverged);
+        return new Findings(carts.size(), orders.size(), money.charges.size(), money.refundCount, unconsumedEvents, duplicates, lost,
+                unconverged);
     }
 
     /** Every 201 has its order, for its token; one order id per token; every client of a token got the same answer. */
@@ -194,6 +200,13 @@ final class Audit {
                 "SELECT charge_reference FROM sandbox_effects WHERE kind = 'refund' AND status = 'succeeded' AND order_id = ANY(?::uuid[])",
                 orderIds, row -> refunds.merge(Objects.requireNonNullElse(row.getString(1), "?"), 1, Integer::sum));
         return new Money(charges, refunds, refundCount);
+    }
+
+    /** Order events of these orders that left the outbox for the stream and that the consumer never recorded. */
+    private long unconsumedEvents(String[] orderIds) {
+        return query("SELECT d.id FROM outbox_delivered d WHERE d.kind = 'order-event' AND d.order_id = ANY(?::uuid[])"
+                + " AND NOT EXISTS (SELECT 1 FROM processed_messages p WHERE 'event:' || p.event_id = d.idempotency_key)", orderIds, row -> {
+                });
     }
 
     private long pendingOutbox() {

@@ -164,6 +164,7 @@ class FaultsIT {
                 errorsDuringFaults += traffic.errorsBetween(injectedAt, recovered);
                 awaitJourneys(shoppers, shoppers.completed() + settings.journeysBetween());
             }
+            shoppers.stop();
         }
         audit(scenario, client, traffic, shoppers.finish(), settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
     }
@@ -173,9 +174,7 @@ class FaultsIT {
     }
 
     private static List<Cart> shop(ProofClient client, int shoppers, IntFunction<Cart> carts) {
-        try (Shoppers load = Shoppers.start(client, Deployment.INSTANCES, shoppers, carts)) {
-            return load.finish();
-        }
+        return Shoppers.start(client, Deployment.INSTANCES, shoppers, carts).finish();
     }
 
     private static Figures audit(String scenario, ProofClient client, Traffic traffic, List<Cart> carts, int faults, long errorsDuringFaults,
@@ -187,6 +186,9 @@ class FaultsIT {
         assertThat(findings.duplicates()).as(scenario + ": duplicates").isEmpty();
         assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
         assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();
+        if (settings.eventsMustBeConsumed()) {
+            assertThat(findings.unconsumedEvents()).as(scenario + ": order events never consumed").isZero();
+        }
         return figures;
     }
 

@@ -53,7 +53,7 @@ final class PrivatePostgres implements AutoCloseable {
         // Room for three instances' pools (32 each) and the proof's own connections. fsync is off: the
         // faults here are server restarts, which write everything out, never a machine losing power.
         String options = "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off";
-        pgCtl("-o", options, "-l", dir.resolve("server.log").toString(), "start");
+        pgCtl("-o", options, "start");
     }
 
     /** pg_ctl restart -m fast: every connection is cut, the server comes back on the same port with its data. */
@@ -70,7 +70,8 @@ final class PrivatePostgres implements AutoCloseable {
     }
 
     private void pgCtl(String... arguments) {
-        String[] command = Stream.concat(Stream.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-w", "-t", "60"),
+        String[] command = Stream.concat(Stream.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-w", "-t", "60", "-l",
+                dir.resolve("server.log").toString()),
                 Stream.of(arguments)).toArray(String[]::new);
         Processes.run(COMMAND_TIMEOUT, Processes.asPostgresUser(command));
     }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,16 +20,21 @@ final class Processes {
     private Processes() {
     }
 
-    /** Runs a command to its end and returns what it printed; fails on a non-zero exit or past the timeout. */
+    /**
+     * Runs a command to its end and returns what it printed; fails on a non-zero exit or past the timeout.
+     * The output goes through a file, not a pipe: a server the command starts keeps its inherited
+     * output open, and a pipe would then never end.
+     */
     static String run(Duration timeout, String... command) {
+        Path output = null;
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] output = process.getInputStream().readAllBytes();
+            output = Files.createTempFile("proof-command-", ".out");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("Timed out: " + String.join(" ", command));
             }
-            String printed = new String(output, StandardCharsets.UTF_8);
+            String printed = Files.readString(output, StandardCharsets.UTF_8);
             if (process.exitValue() != 0) {
                 throw new IllegalStateException("Exit " + process.exitValue() + ": " + String.join(" ", command) + "\n" + printed);
             }
@@ -37,6 +44,10 @@ final class Processes {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
         }
     }
 

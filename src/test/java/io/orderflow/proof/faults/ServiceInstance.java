@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,12 @@ final class ServiceInstance {
         this.log = log;
         this.environment = environment;
         this.http = http;
+        try {
+            // One log a run; the instance's restarts within the run append to it.
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     String name() {

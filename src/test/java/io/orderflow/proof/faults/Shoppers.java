@@ -33,6 +33,8 @@ final class Shoppers implements AutoCloseable {
     private final Queue<Cart> done = new ConcurrentLinkedQueue<>();
     private final AtomicInteger completed = new AtomicInteger();
     private final AtomicBoolean stopping = new AtomicBoolean();
+    /** What broke a shopper: a fault of the proof itself, which must fail it rather than thin its traffic. */
+    private final Queue<Throwable> broken = new ConcurrentLinkedQueue<>();
     private final ExecutorService concurrentRequests = Executors.newCachedThreadPool(daemon("proof-request"));
     private final List<Thread> shoppers = new ArrayList<>();
 
@@ -48,10 +50,15 @@ final class Shoppers implements AutoCloseable {
         for (int i = 0; i < shoppers; i++) {
             Thread shopper = daemon("proof-shopper").newThread(() -> {
                 Cart cart;
-                while (!load.stopping.get() && (cart = carts.apply(next.getAndIncrement())) != null) {
-                    load.shop(cart);
-                    load.done.add(cart);
-                    load.completed.incrementAndGet();
+                try {
+                    while (!load.stopping.get() && (cart = carts.apply(next.getAndIncrement())) != null) {
+                        load.shop(cart);
+                        load.done.add(cart);
+                        load.completed.incrementAndGet();
+                    }
+                } catch (RuntimeException | Error e) {
+                    load.broken.add(e);
+                    load.stopping.set(true);
                 }
             });
             load.shoppers.add(shopper);
@@ -64,9 +71,13 @@ final class Shoppers implements AutoCloseable {
         return completed.get();
     }
 
-    /** Lets every shopper finish the journey it is on, then returns every cart. */
-    List<Cart> finish() {
+    /** Tells the shoppers to take no new cart. */
+    void stop() {
         stopping.set(true);
+    }
+
+    /** Waits until every shopper has stopped (out of carts, or told to stop and done with its journey); returns every cart. */
+    List<Cart> finish() {
         shoppers.forEach(shopper -> {
             try {
                 shopper.join();
@@ -76,6 +87,11 @@ final class Shoppers implements AutoCloseable {
             }
         });
         concurrentRequests.shutdown();
+        if (!broken.isEmpty()) {
+            IllegalStateException failure = new IllegalStateException("A shopper broke down");
+            broken.forEach(failure::addSuppressed);
+            throw failure;
+        }
         return List.copyOf(done);
     }
 
@@ -150,6 +166,7 @@ final class Shoppers implements AutoCloseable {
 
     @Override
     public void close() {
+        stop();
         finish();
     }
 }
