@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import io.orderflow.proof.faults.Cart.Exchange;
 import io.orderflow.proof.faults.Cart.Kind;
@@ -36,6 +39,7 @@ final class Audit {
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
     /** The consumer polls every second; what it has not read by then it is not going to read. */
     private static final Duration EVENT_LIMIT = Duration.ofSeconds(15);
+    private static final int RESENDERS = 8;
     private static final Set<String> PAID = Set.of("paid", "shipped", "delivered");
 
     private final Deployment deployment;
@@ -156,21 +160,28 @@ final class Audit {
         }
     }
 
-    /** Sends every request once more, to another instance: it must get the answer its client got. */
+    /** Sends every request once more, to another instance, several at a time: it must get the answer its client got. */
     private void resendEverything(List<Cart> carts, List<String> unconverged) {
-        for (Cart cart : carts) {
-            for (Exchange exchange : List.copyOf(cart.exchanges)) {
-                Answer first = exchange.answer();
-                if (first.gaveUp()) {
-                    unconverged.add("cart " + cart.label + ": a " + exchange.kind() + " got no answer within the retry budget");
-                    continue;
-                }
-                Answer again = client.send(exchange.request(), first.instance() + 1);
-                if (!first.agreesWith(again)) {
-                    unconverged.add("cart " + cart.label + ": " + exchange.kind() + " answered " + describe(first) + ", sent again " + describe(again));
-                }
-            }
+        ExecutorService senders = Executors.newFixedThreadPool(RESENDERS);
+        try {
+            List<CompletableFuture<String>> checks = carts.stream()
+                    .flatMap(cart -> List.copyOf(cart.exchanges).stream().map(exchange -> CompletableFuture.supplyAsync(() -> resend(cart, exchange), senders)))
+                    .toList();
+            checks.stream().map(CompletableFuture::join).filter(Objects::nonNull).forEach(unconverged::add);
+        } finally {
+            senders.shutdown();
         }
+    }
+
+    /** What is wrong with the request's answer, or null if sending it again gets the same. */
+    private String resend(Cart cart, Exchange exchange) {
+        Answer first = exchange.answer();
+        if (first.gaveUp()) {
+            return "cart " + cart.label + ": a " + exchange.kind() + " got no answer within the retry budget";
+        }
+        Answer again = client.send(exchange.request(), first.instance() + 1);
+        return first.agreesWith(again) ? null
+                : "cart " + cart.label + ": " + exchange.kind() + " answered " + describe(first) + ", sent again " + describe(again);
     }
 
     private static String describe(Answer answer) {

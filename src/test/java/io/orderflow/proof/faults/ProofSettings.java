@@ -30,6 +30,6 @@ record ProofSettings(String mode, int journeysBetween, int faultsPerScenario, in
         Path workDir = Path.of(System.getProperty("proof.work", "target/proof-faults"));
         boolean eventsMustBeConsumed = longMode || Boolean.getBoolean("proof.events-must-be-consumed");
         return longMode ? new ProofSettings("long", 150, 3, 8, 12_000, eventsMustBeConsumed, jar, results, workDir)
-                : new ProofSettings("short", 25, 1, 6, 8_000, eventsMustBeConsumed, jar, results, workDir);
+                : new ProofSettings("short", 15, 1, 6, 8_000, eventsMustBeConsumed, jar, results, workDir);
     }
 }
