@@ -194,7 +194,7 @@ public class ProblemMappers {
             return true;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException || t instanceof VertxException || t instanceof java.net.ConnectException
+            if (t instanceof SQLException || t instanceof VertxException || t instanceof java.net.SocketException
                     || t instanceof jakarta.persistence.PersistenceException || t instanceof java.util.concurrent.TimeoutException) {
                 return true;
             }

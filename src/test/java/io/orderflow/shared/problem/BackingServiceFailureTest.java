@@ -30,6 +30,12 @@ class BackingServiceFailureTest {
     }
 
     @Test
+    void aConnectionResetUnderACommandIs503() {
+        // What a command in flight gets when Redis is shut down under it (found by the proof under faults)
+        assertUnavailable(new CompletionException(new java.net.SocketException("Connection reset")));
+    }
+
+    @Test
     void aRedisErrorReplyIsStillAFailureOfOurOwn() {
         Response answer = mappers.unexpected(new CompletionException(ErrorType.create("ERR wrong number of arguments")));
         assertThat(answer.getStatus()).isEqualTo(500);

@@ -1,0 +1,73 @@
+package io.orderflow.proof.faults;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.orderflow.proof.faults.ProofClient.Answer;
+import io.orderflow.proof.faults.ProofClient.Request;
+
+/**
+ * One customer's purchase and everything its clients were answered: the cart is submitted with an
+ * order token from several instances at once (with a new token if the last one was forgotten), then,
+ * as planned, paid (twice at once, with two keys) and cancelled.
+ */
+final class Cart {
+
+    enum Plan {
+        ORDER_ONLY, PAY, PAY_RACING_CANCEL, PAY_THEN_CANCEL
+    }
+
+    enum Kind {
+        SUBMIT, PAY, CANCEL
+    }
+
+    /** A request that changes something, and the final answer its client got. */
+    record Exchange(Kind kind, Request request, Answer answer) {
+    }
+
+    /** Unique in the whole proof, so that its Idempotency-Keys are too: the scenario and a number. */
+    final String label;
+    /** Which instance its first request goes to, the others following in turn. */
+    final int number;
+    final String user;
+    final String body;
+    final Plan plan;
+    /** How many clients submit it at once with one token. */
+    final int copies;
+    final List<String> tokens = Collections.synchronizedList(new ArrayList<>());
+    final List<Exchange> exchanges = Collections.synchronizedList(new ArrayList<>());
+
+    Cart(String scenario, int number, Plan plan, int copies) {
+        this.label = scenario + "-" + number;
+        this.number = number;
+        this.user = number % 2 == 0 ? "alice" : "bob";
+        this.body = "{\"currency\":\"CNY\",\"items\":[{\"sku\":\"ABC-1\",\"quantity\":" + (1 + number % 5) + "}]}";
+        this.plan = plan;
+        this.copies = copies;
+    }
+
+    List<Exchange> exchanges(Kind kind) {
+        synchronized (exchanges) {
+            return exchanges.stream().filter(exchange -> exchange.kind() == kind).toList();
+        }
+    }
+
+    /** The order the clients were given (201), if any. */
+    String orderId() {
+        return exchanges(Kind.SUBMIT).stream().filter(exchange -> exchange.answer().status() == 201).map(exchange -> exchange.answer().orderId())
+                .findFirst().orElse(null);
+    }
+
+    /** The status the answers promise: cancelled once a cancel succeeded, paid once a pay did, else created. */
+    String promisedStatus() {
+        if (answeredOk(Kind.CANCEL)) {
+            return "cancelled";
+        }
+        return answeredOk(Kind.PAY) ? "paid" : "created";
+    }
+
+    private boolean answeredOk(Kind kind) {
+        return exchanges(kind).stream().anyMatch(exchange -> exchange.answer().status() == 200);
+    }
+}

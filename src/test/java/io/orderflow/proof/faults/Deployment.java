@@ -1,0 +1,135 @@
+package io.orderflow.proof.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Three packaged instances of the service on one schema and one key prefix, in front of a private
+ * PostgreSQL and a private Redis. Instance 0 alone runs the outbox relay, so that killing it leaves
+ * order events, refunds and shipments waiting for it to come back. Leases are shortened from their
+ * defaults so that work a dead or stalled holder leaves behind is taken over within seconds.
+ */
+final class Deployment implements AutoCloseable {
+
+    static final String SCHEMA = "proof";
+    static final String KEY_PREFIX = "proof:";
+    static final int INSTANCES = 3;
+    static final int RELAY = 0;
+    private static final Duration START_LIMIT = Duration.ofSeconds(180);
+
+    final PrivatePostgres postgres;
+    final PrivateRedisServer redis;
+    final List<ServiceInstance> instances = new ArrayList<>();
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+
+    private Deployment(PrivatePostgres postgres, PrivateRedisServer redis) {
+        this.postgres = postgres;
+        this.redis = redis;
+    }
+
+    static Deployment start(ProofSettings settings) {
+        if (!Files.isRegularFile(settings.jar())) {
+            throw new IllegalStateException("No packaged service at " + settings.jar() + ": run ./mvnw package first");
+        }
+        try {
+            Files.createDirectories(settings.workDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        PrivatePostgres postgres = PrivatePostgres.start();
+        Deployment deployment = new Deployment(postgres, startRedisOrStop(postgres));
+        try {
+            for (int i = 0; i < INSTANCES; i++) {
+                deployment.instances.add(new ServiceInstance("instance-" + i, settings.jar(), settings.workDir().resolve("instance-" + i + ".log"),
+                        deployment.environment(i == RELAY), deployment.http));
+            }
+            // The first one migrates the schema alone; the others start together once it is done.
+            deployment.instances.get(0).start();
+            deployment.instances.get(0).awaitReady(START_LIMIT);
+            deployment.instances.subList(1, INSTANCES).forEach(ServiceInstance::start);
+            deployment.instances.subList(1, INSTANCES).forEach(instance -> instance.awaitReady(START_LIMIT));
+            return deployment;
+        } catch (RuntimeException e) {
+            deployment.close();
+            throw e;
+        }
+    }
+
+    private static PrivateRedisServer startRedisOrStop(PrivatePostgres postgres) {
+        try {
+            return PrivateRedisServer.start();
+        } catch (RuntimeException e) {
+            postgres.close();
+            throw e;
+        }
+    }
+
+    private Map<String, String> environment(boolean relay) {
+        Map<String, String> environment = new HashMap<>();
+        environment.put("QUARKUS_PROFILE", "demo");
+        environment.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(SCHEMA));
+        environment.put("QUARKUS_DATASOURCE_USERNAME", PrivatePostgres.USER);
+        environment.put("QUARKUS_FLYWAY_SCHEMAS", SCHEMA);
+        environment.put("QUARKUS_REDIS_HOSTS", redis.url());
+        environment.put("ORDERS_REDIS_KEY_PREFIX", KEY_PREFIX);
+        environment.put("ORDERS_TOKENS_MAX_OUTSTANDING", "1000000");
+        environment.put("ORDERS_TOKENS_TTL", "1H");
+        environment.put("ORDERS_TOKENS_LEASE", "5S");
+        environment.put("ORDERS_IDEMPOTENCY_LEASE", "10S");
+        environment.put("ORDERS_PAYMENTS_LEASE", "15S");
+        environment.put("ORDERS_OUTBOX_LEASE", "15S");
+        // A provider that takes a moment, as real ones do, so that pay and cancel overlap.
+        environment.put("ORDERS_SANDBOX_LATENCY", "50MS");
+        if (!relay) {
+            environment.put("ORDERS_OUTBOX_POLL_INTERVAL", "off");
+        }
+        return environment;
+    }
+
+    List<URI> bases() {
+        return instances.stream().map(ServiceInstance::base).toList();
+    }
+
+    boolean allReady() {
+        return instances.stream().allMatch(ServiceInstance::ready);
+    }
+
+    Connection connect() throws SQLException {
+        return postgres.connect(SCHEMA);
+    }
+
+    /** Kills an instance with SIGKILL. */
+    void kill(int index) {
+        instances.get(index).kill();
+    }
+
+    /** Starts a killed instance again and waits until it is ready. */
+    void restart(int index) {
+        ServiceInstance instance = instances.get(index);
+        instance.start();
+        instance.awaitReady(START_LIMIT);
+    }
+
+    @Override
+    public void close() {
+        try {
+            instances.forEach(ServiceInstance::stop);
+        } finally {
+            try {
+                redis.close();
+            } finally {
+                postgres.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package io.orderflow.proof.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.IntFunction;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.orderflow.proof.faults.Cart.Plan;
+
+/**
+ * Proof under faults: three packaged instances on a private PostgreSQL and Redis, customers shopping
+ * on all of them at once, retrying as real clients do, while Redis restarts empty, PostgreSQL
+ * restarts, instances die by kill -9 and Redis stalls. Each scenario prints one line of figures
+ * and asserts that nothing was lost, nothing doubled and every retried request converged on one
+ * answer. Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
+ * more traffic.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultsIT {
+
+    private static final Plan[] MIXED_PLANS = { Plan.ORDER_ONLY, Plan.PAY, Plan.PAY_RACING_CANCEL, Plan.PAY_THEN_CANCEL };
+    private static final Plan[] PAYING_PLANS = { Plan.PAY, Plan.PAY_RACING_CANCEL, Plan.PAY_THEN_CANCEL };
+    /** Clients submitting one cart's token at once in the fault scenarios, one per instance. */
+    private static final int COPIES = Deployment.INSTANCES;
+    /** The longest a fault is held while clients have not yet run into it. */
+    private static final Duration LONGEST_HOLD = Duration.ofSeconds(5);
+    /** How many errors clients must have seen before a fault is taken away. */
+    private static final int ERRORS_TO_FEEL = 10;
+    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(120);
+    private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(300);
+
+    private static ProofSettings settings;
+    private static Deployment deployment;
+
+    /** A fault, injected and taken away again; returns System.nanoTime() when it was taken away. */
+    @FunctionalInterface
+    private interface Fault {
+        long inject(Traffic traffic, long injectedAt);
+    }
+
+    @BeforeAll
+    static void deploy() throws IOException {
+        settings = ProofSettings.fromSystemProperties();
+        Files.deleteIfExists(settings.results());
+        deployment = Deployment.start(settings);
+        System.out.println("[proof] " + settings.mode() + " run: " + Deployment.INSTANCES + " instances on " + deployment.bases());
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (deployment != null) {
+            deployment.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aThousandSubmissionsOfAHundredTokensMakeAHundredOrders() {
+        int tokens = 100;
+        int copies = 10;
+        Traffic traffic = new Traffic();
+        ProofClient client = client(traffic);
+        List<Cart> carts = shop(client, 4, number -> number < tokens ? new Cart("tokens", number, Plan.ORDER_ONLY, copies) : null);
+        Figures figures = audit("hammered-tokens", client, traffic, carts, 0, 0, 0);
+
+        assertThat(carts.stream().mapToLong(cart -> cart.exchanges(Cart.Kind.SUBMIT).size()).sum()).isEqualTo(tokens * copies);
+        assertThat(figures.findings().orders()).isEqualTo(tokens);
+    }
+
+    @Test
+    @Order(2)
+    void payRacingCancelOverInstancesChargesOnceAndRefundsEveryCancelledPayment() {
+        int carts = 90;
+        Traffic traffic = new Traffic();
+        ProofClient client = client(traffic);
+        List<Cart> done = shop(client, settings.shoppers(),
+                number -> number < carts ? new Cart("races", number, PAYING_PLANS[number % PAYING_PLANS.length], 2) : null);
+        Figures figures = audit("pay-cancel-races", client, traffic, done, 0, 0, 0);
+
+        assertThat(figures.findings().orders()).isEqualTo(carts);
+        assertThat(figures.findings().refunds()).isPositive();
+    }
+
+    @Test
+    @Order(3)
+    void redisRestartedEmptyMidLoad() {
+        underFaults("redis-restart", (traffic, injectedAt) -> {
+            deployment.redis.shutdownNoSave();
+            holdUntilFelt(traffic, injectedAt);
+            deployment.redis.launch();
+            return System.nanoTime();
+        });
+    }
+
+    @Test
+    @Order(4)
+    void postgresRestartedMidLoad() {
+        underFaults("postgres-restart", (traffic, injectedAt) -> {
+            deployment.postgres.restartFast();
+            return System.nanoTime();
+        });
+    }
+
+    @Test
+    @Order(5)
+    void instancesKilledMidLoadOneOfThemTheRelay() {
+        int other = Deployment.RELAY + 1;
+        underFaults("instance-kill", (traffic, injectedAt) -> killAndRestart(other, traffic, injectedAt));
+        underFaults("relay-instance-kill", (traffic, injectedAt) -> killAndRestart(Deployment.RELAY, traffic, injectedAt));
+    }
+
+    @Test
+    @Order(6)
+    void redisStalledPastTheLeasesMidLoad() {
+        underFaults("redis-stall", (traffic, injectedAt) -> {
+            deployment.redis.pauseAllClients(settings.redisPauseMillis());
+            deployment.redis.awaitAnswering();
+            return System.nanoTime();
+        });
+    }
+
+    private static long killAndRestart(int instance, Traffic traffic, long injectedAt) {
+        deployment.kill(instance);
+        holdUntilFelt(traffic, injectedAt);
+        long restarting = System.nanoTime();
+        deployment.restart(instance);
+        return restarting;
+    }
+
+    /** Keeps a fault on until clients have run into it, or for {@link #LONGEST_HOLD}. */
+    private static void holdUntilFelt(Traffic traffic, long injectedAt) {
+        Processes.await(LONGEST_HOLD, () -> traffic.errorsBetween(injectedAt, System.nanoTime()) >= ERRORS_TO_FEEL);
+    }
+
+    /**
+     * Customers shop on every instance all along; after some journeys the fault strikes, and strikes
+     * again after as many journeys more, as often as the mode says; then the carts are audited.
+     */
+    private static void underFaults(String scenario, Fault fault) {
+        Traffic traffic = new Traffic();
+        ProofClient client = client(traffic);
+        Shoppers shoppers = Shoppers.start(client, Deployment.INSTANCES, settings.shoppers(),
+                number -> new Cart(scenario, number, MIXED_PLANS[number % MIXED_PLANS.length], COPIES));
+        long errorsDuringFaults = 0;
+        long slowestRecovery = 0;
+        try (shoppers) {
+            awaitJourneys(shoppers, settings.journeysBetween());
+            for (int strike = 0; strike < settings.faultsPerScenario(); strike++) {
+                long injectedAt = System.nanoTime();
+                long takenAway = fault.inject(traffic, injectedAt);
+                Processes.require(RECOVERY_LIMIT, "every instance ready again by itself after " + scenario, deployment::allReady);
+                long recovered = System.nanoTime();
+                slowestRecovery = Math.max(slowestRecovery, Duration.ofNanos(recovered - takenAway).toMillis());
+                errorsDuringFaults += traffic.errorsBetween(injectedAt, recovered);
+                awaitJourneys(shoppers, shoppers.completed() + settings.journeysBetween());
+            }
+            shoppers.stop();
+        }
+        audit(scenario, client, traffic, shoppers.finish(), settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
+    }
+
+    private static void awaitJourneys(Shoppers shoppers, int completed) {
+        Processes.require(PROGRESS_LIMIT, completed + " shopping journeys completed", () -> shoppers.completed() >= completed);
+    }
+
+    private static List<Cart> shop(ProofClient client, int shoppers, IntFunction<Cart> carts) {
+        return Shoppers.start(client, Deployment.INSTANCES, shoppers, carts).finish();
+    }
+
+    private static Figures audit(String scenario, ProofClient client, Traffic traffic, List<Cart> carts, int faults, long errorsDuringFaults,
+            long recoveredMillis) {
+        long requests = traffic.requests();
+        Audit.Findings findings = new Audit(deployment, client).check(carts);
+        Figures figures = new Figures(scenario, requests, faults, errorsDuringFaults, recoveredMillis, findings, traffic.serverErrors());
+        figures.publish(settings.results());
+        assertThat(findings.duplicates()).as(scenario + ": duplicates").isEmpty();
+        assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
+        assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();
+        if (settings.eventsMustBeConsumed()) {
+            assertThat(findings.unconsumedEvents()).as(scenario + ": order events never consumed").isZero();
+        }
+        return figures;
+    }
+
+    private static ProofClient client(Traffic traffic) {
+        return new ProofClient(deployment.http, deployment.bases(), traffic);
+    }
+}

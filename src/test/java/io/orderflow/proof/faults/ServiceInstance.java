@@ -1,0 +1,114 @@
+package io.orderflow.proof.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** One packaged instance of the service (java -jar quarkus-run.jar), on its own HTTP port, with its log in a file. */
+final class ServiceInstance {
+
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+    private final String name;
+    private final int port;
+    private final Path jar;
+    private final Path log;
+    private final Map<String, String> environment;
+    private final HttpClient http;
+    private Process process;
+
+    ServiceInstance(String name, Path jar, Path log, Map<String, String> environment, HttpClient http) {
+        this.name = name;
+        this.port = Processes.freePort();
+        this.jar = jar;
+        this.log = log;
+        this.environment = environment;
+        this.http = http;
+        try {
+            // One log a run; the instance's restarts within the run append to it.
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    URI base() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    void start() {
+        // C1 only and a modest heap: three instances and the proof share two cores, and quick restarts matter more than peak speed.
+        List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar",
+                jar.toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start " + name, e);
+        }
+    }
+
+    void awaitReady(Duration within) {
+        Processes.require(within, name + " ready (log: " + log + ")", () -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited while starting; log: " + log);
+            }
+            return ready();
+        });
+    }
+
+    /** GET /q/health/ready answers 200 (UP). */
+    boolean ready() {
+        try {
+            HttpRequest probe = HttpRequest.newBuilder(base().resolve("/q/health/ready")).timeout(PROBE_TIMEOUT).GET().build();
+            return http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** kill -9: the JVM dies mid-request, nothing of it runs again. */
+    void kill() {
+        process.destroyForcibly();
+        awaitExit();
+    }
+
+    /** A normal stop (SIGTERM), as at the end of the proof. */
+    void stop() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            awaitExit();
+        }
+    }
+
+    private void awaitExit() {
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
