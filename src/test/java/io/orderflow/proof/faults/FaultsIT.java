@@ -186,9 +186,7 @@ class FaultsIT {
         assertThat(findings.duplicates()).as(scenario + ": duplicates").isEmpty();
         assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
         assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();
-        if (settings.eventsMustBeConsumed()) {
-            assertThat(findings.unconsumedEvents()).as(scenario + ": order events never consumed").isZero();
-        }
+        assertThat(findings.unconsumedEvents()).as(scenario + ": order events never consumed").isZero();
         return figures;
     }
 

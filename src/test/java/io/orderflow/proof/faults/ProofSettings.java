@@ -13,12 +13,9 @@ import java.time.Duration;
  * @param faultsPerScenario how many times each fault scenario injects its fault
  * @param shoppers         concurrent shoppers of the fault scenarios (each sends up to 3 requests at once)
  * @param redisPauseMillis how long CLIENT PAUSE holds Redis: past the token lease of {@link Deployment}
- * @param eventsMustBeConsumed whether an order event its consumer never read fails a scenario. Known to fail after Redis
- *                         restarts empty (the consumer group is not created again), so the short run, which CI runs, only
- *                         counts such events; the long run and {@code -Dproof.events-must-be-consumed=true} assert it.
  */
 record ProofSettings(String mode, int journeysBetween, int faultsPerScenario, int shoppers, long redisPauseMillis,
-        boolean eventsMustBeConsumed, Path jar, Path results, Path workDir) {
+        Path jar, Path results, Path workDir) {
 
     /** How long one client keeps retrying one request before it gives up (it then counts as unconverged). */
     static final Duration RETRY_BUDGET = Duration.ofSeconds(120);
@@ -28,8 +25,7 @@ record ProofSettings(String mode, int journeysBetween, int faultsPerScenario, in
         Path jar = Path.of(System.getProperty("proof.jar", "target/quarkus-app/quarkus-run.jar"));
         Path results = Path.of(System.getProperty("proof.results", "target/proof-faults/figures.txt"));
         Path workDir = Path.of(System.getProperty("proof.work", "target/proof-faults"));
-        boolean eventsMustBeConsumed = longMode || Boolean.getBoolean("proof.events-must-be-consumed");
-        return longMode ? new ProofSettings("long", 150, 3, 8, 12_000, eventsMustBeConsumed, jar, results, workDir)
-                : new ProofSettings("short", 15, 1, 6, 8_000, eventsMustBeConsumed, jar, results, workDir);
+        return longMode ? new ProofSettings("long", 150, 3, 8, 12_000, jar, results, workDir)
+                : new ProofSettings("short", 15, 1, 6, 8_000, jar, results, workDir);
     }
 }
