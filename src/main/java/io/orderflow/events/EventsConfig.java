@@ -22,4 +22,11 @@ public interface EventsConfig {
      */
     @WithDefault("100000")
     long maxLength();
+
+    /**
+     * When the consumer group has to be created (first start, or Redis lost the stream), the order events
+     * delivered this far back that no consumer recorded are published again.
+     */
+    @WithDefault("1H")
+    Duration redeliverWithin();
 }

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
+import io.orderflow.outbox.Outbox;
 import io.orderflow.shared.redis.RedisErrors;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.scheduler.Scheduled;
@@ -56,20 +57,37 @@ public class OrderNotifications {
             INSERT INTO order_notifications (event_id, order_id, customer, message, created_at)
             SELECT event_id, order_id, customer, message, :now FROM batch JOIN fresh USING (event_id) ORDER BY position""";
 
+    // Published but never recorded by a consumer: back into the outbox, to be published again (keys are event:{eventId}).
+    private static final String REDELIVER_UNCONSUMED = """
+            WITH lost AS (
+                DELETE FROM outbox_delivered d
+                WHERE d.kind = :kind AND d.delivered_at >= :since
+                  AND NOT EXISTS (SELECT 1 FROM processed_messages p WHERE p.event_id = CAST(substr(d.idempotency_key, 7) AS uuid))
+                RETURNING kind, order_id, idempotency_key, payload, created_at)
+            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
+            SELECT kind, order_id, idempotency_key, payload, 'PENDING', 0, :now, created_at FROM lost
+            ON CONFLICT (idempotency_key) DO NOTHING""";
+
     private final RedisDataSource redis;
     private final OrderEvents events;
+    private final Outbox outbox;
     private final EntityManager db;
     private final ObjectMapper json;
     private final String consumer = "consumer-" + UUID.randomUUID();
     private final Duration claimAfter;
+    private final Duration redeliverWithin;
     private final Counter deadLetters;
     private volatile boolean groupReady;
+    /** This instance created the group and has not yet queued again what the lost stream held. */
+    private volatile boolean redeliveryDue;
 
-    public OrderNotifications(RedisDataSource redis, OrderEvents events, EntityManager db, ObjectMapper json, EventsConfig config,
-            MeterRegistry metrics) {
+    public OrderNotifications(RedisDataSource redis, OrderEvents events, Outbox outbox, EntityManager db, ObjectMapper json,
+            EventsConfig config, MeterRegistry metrics) {
         this.redis = redis;
         this.claimAfter = config.claimAfter();
+        this.redeliverWithin = config.redeliverWithin();
         this.events = events;
+        this.outbox = outbox;
         this.db = db;
         this.json = json;
         this.deadLetters = metrics.counter("orders.events.dead-letters");
@@ -152,16 +170,37 @@ public class OrderNotifications {
     }
 
     private void ensureGroup() {
-        if (groupReady) {
-            return;
+        if (!groupReady) {
+            try {
+                redis.stream(String.class).xgroupCreate(events.stream(), GROUP, "0", new XGroupCreateArgs().mkstream());
+                // A new group: the stream may have been lost with events no consumer had recorded.
+                redeliveryDue = true;
+            } catch (RuntimeException e) {
+                if (!RedisErrors.mentions(e, "BUSYGROUP")) {
+                    throw e;
+                }
+            }
+            groupReady = true;
         }
-        try {
-            redis.stream(String.class).xgroupCreate(events.stream(), GROUP, "0", new XGroupCreateArgs().mkstream());
-        } catch (RuntimeException e) {
-            if (!RedisErrors.mentions(e, "BUSYGROUP")) {
-                throw e;
+        if (redeliveryDue) {
+            int redelivered = redeliverUnconsumed();
+            redeliveryDue = false;
+            if (redelivered > 0) {
+                LOG.warnf("Created the consumer group %s of %s and queued again %d order events no consumer had recorded",
+                        GROUP, events.stream(), redelivered);
             }
         }
-        groupReady = true;
+    }
+
+    /** Queues again the order events delivered within orders.events.redeliver-within that no consumer recorded; returns how many. */
+    @Transactional
+    int redeliverUnconsumed() {
+        Instant now = Instant.now();
+        int queued = db.createNativeQuery(REDELIVER_UNCONSUMED).setParameter("kind", OrderEvents.KIND)
+                .setParameter("since", now.minus(redeliverWithin)).setParameter("now", now).executeUpdate();
+        if (queued > 0) {
+            outbox.written(OrderEvents.KIND, now);
+        }
+        return queued;
     }
 }

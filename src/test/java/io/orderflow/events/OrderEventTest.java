@@ -74,15 +74,23 @@ class OrderEventTest {
     }
 
     @Test
-    void eventsAreConsumedAgainAfterRedisLostTheStreamAndItsGroup() {
-        String before = newOrder("bob");
-        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(before) == 1);
+    void afterRedisLostTheStreamAndItsGroupEventsItHeldUnreadAreDeliveredAgainAndNewOnesConsumed() {
+        String id = newOrder("bob");
+        await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 1);
+        // An event the relay had published, lost with the stream before any consumer read it.
+        String eventId = UUID.randomUUID().toString();
+        Orders.execute("INSERT INTO outbox_delivered (id, kind, order_id, idempotency_key, payload, attempts, created_at, delivered_at) "
+                + "VALUES (-1, 'order-event', '" + id + "', 'event:" + eventId + "', '{\"eventId\":\"" + eventId
+                + "\",\"type\":\"paid\",\"orderId\":\"" + id + "\",\"customer\":\"bob\",\"at\":\"2026-01-01T00:00:00Z\"}', 1, now(), now())");
 
         // What a restart of a Redis that keeps nothing on disk leaves: no stream, no consumer group.
         redis.key().del(events.stream());
 
+        await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(id) == 2);
         String after = newOrder("bob");
         await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(after) == 1);
+        await().atMost(Duration.ofSeconds(10)).until(this::everythingConsumed);
+        assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventId)).isEqualTo("1");
     }
 
     @Test
