@@ -1,5 +1,8 @@
 package io.orderflow.shared.http;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -21,19 +24,31 @@ import io.vertx.ext.web.handler.BodyHandler;
  * Request bodies before any endpoint sees them: a declared body over
  * {@code quarkus.http.limits.max-body-size} is answered 413 with a problem detail before it is
  * read, and every POST body is read into memory once, where the Idempotency-Key check fingerprints
- * it and the endpoint then reads it.
+ * it and the endpoint then reads it. A body that cannot be read as its Content-Type says (a form
+ * with a broken escape) is answered 400, and a sign-in that is no form 415, with a problem detail
+ * before anything parses it.
  */
 @ApplicationScoped
 public class RequestBodies {
 
+    private static final String READ = RequestBodies.class.getName() + ".read";
+    private static final String FORM = "application/x-www-form-urlencoded";
+    private static final String SIGN_IN = "/j_security_check";
+
     private final long maxBytes;
     private final byte[] tooLarge;
+    private final byte[] unreadable;
+    private final byte[] notAForm;
 
     public RequestBodies(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit, ObjectMapper json)
             throws JsonProcessingException {
         this.maxBytes = limit.asLongValue();
         this.tooLarge = json.writeValueAsBytes(Problem.of(413, "payload-too-large", "Payload too large",
                 "The request body is larger than " + maxBytes / 1024 + " KiB."));
+        this.unreadable = json.writeValueAsBytes(Problem.of(400, "malformed-body", "Malformed body",
+                "The request body cannot be read as the Content-Type it was sent with."));
+        this.notAForm = json.writeValueAsBytes(Problem.of(415, "unsupported-media-type", "Unsupported media type",
+                "Send the sign-in form as " + FORM + "."));
     }
 
     /** The body of a POST as read by {@link #register}; empty when it had none. */
@@ -48,7 +63,7 @@ public class RequestBodies {
         router.route(HttpMethod.POST, "/*").order(Integer.MIN_VALUE + 1).handler(context -> {
             // An empty body is left alone: the endpoint would wait for a body already read as empty;
             // the sign-in form is read by Quarkus's form authentication itself.
-            if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || context.request().path().equals("/j_security_check")) {
+            if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || isSignIn(context)) {
                 context.next();
             } else {
                 reader.handle(context);
@@ -57,6 +72,21 @@ public class RequestBodies {
             // A body without a declared length that outgrows the limit while it is read.
             if (context.statusCode() == 413) {
                 tooLarge(context);
+            } else if (context.get(READ) == null) {
+                // Reading failed: a form Netty cannot decode (bad escapes, an empty name, a field over the form limits).
+                unreadable(context);
+            } else {
+                context.next();
+            }
+        });
+        router.route(HttpMethod.POST, "/*").order(Integer.MIN_VALUE + 2).handler(context -> {
+            context.put(READ, true);
+            if (isSignIn(context) && !isForm(context)) {
+                // Quarkus's form authentication fails on any other type instead of refusing it.
+                refuse(context, 415, notAForm);
+            } else if (isForm(context) && !isUrlEncoded(of(context))) {
+                // Netty passes a name without '=' undecoded, which the endpoint's form parser then fails on.
+                unreadable(context);
             } else {
                 context.next();
             }
@@ -70,6 +100,34 @@ public class RequestBodies {
             return;
         }
         context.next();
+    }
+
+    private void unreadable(RoutingContext context) {
+        refuse(context, 400, unreadable);
+    }
+
+    private static void refuse(RoutingContext context, int status, byte[] problem) {
+        context.response().setStatusCode(status)
+                .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                .end(Buffer.buffer(problem));
+    }
+
+    private static boolean isSignIn(RoutingContext context) {
+        return context.request().path().equals(SIGN_IN);
+    }
+
+    private static boolean isForm(RoutingContext context) {
+        String type = context.request().getHeader(HttpHeaders.CONTENT_TYPE);
+        return type != null && type.split(";", 2)[0].trim().equalsIgnoreCase(FORM);
+    }
+
+    private static boolean isUrlEncoded(byte[] body) {
+        try {
+            URLDecoder.decode(new String(body, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+            return true;
+        } catch (IllegalArgumentException badEscape) {
+            return false;
+        }
     }
 
     private void tooLarge(RoutingContext context) {
