@@ -52,8 +52,8 @@ public final class RequestFingerprint {
                 readAmounts(tree);
                 return "json:" + CANONICAL.writeValueAsString(tree);
             }
-        } catch (IOException notJson) {
-            // compared as bytes below
+        } catch (IOException | NumberFormatException notJson) {
+            // compared as bytes below; Jackson reports a number beyond any BigDecimal (1e-9999999999) as NumberFormatException
         }
         return "bytes:" + HexFormat.of().formatHex(body);
     }

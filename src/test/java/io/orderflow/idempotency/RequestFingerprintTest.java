@@ -62,6 +62,14 @@ class RequestFingerprintTest {
                 {"items":[{"sku":"B","quantity":1},{"sku":"A","quantity":1}]}""")).isNotEqualTo(fingerprint);
     }
 
+    @Test
+    void aNumberBeyondAnyDecimalIsComparedAsWritten() {
+        String tiny = fingerprint("{\"quantity\":1e-9999999999}");
+
+        assertThat(tiny).isEqualTo(fingerprint("{\"quantity\":1e-9999999999}"));
+        assertThat(fingerprint("{\"quantity\":1e9999999999}")).isNotEqualTo(tiny);
+    }
+
     private static String fingerprint(String body) {
         return RequestFingerprint.of("POST", "/orders", bytes(body));
     }

@@ -1,5 +1,9 @@
 package io.orderflow.shared.http;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -21,19 +25,23 @@ import io.vertx.ext.web.handler.BodyHandler;
  * Request bodies before any endpoint sees them: a declared body over
  * {@code quarkus.http.limits.max-body-size} is answered 413 with a problem detail before it is
  * read, and every POST body is read into memory once, where the Idempotency-Key check fingerprints
- * it and the endpoint then reads it.
+ * it and the endpoint then reads it. Bodies no endpoint could read are refused with a problem
+ * detail before anything parses them: multipart (415), a sign-in that is no form (415), a form
+ * with a broken escape (400).
  */
 @ApplicationScoped
 public class RequestBodies {
 
-    private final long maxBytes;
-    private final byte[] tooLarge;
+    private static final String READ = RequestBodies.class.getName() + ".read";
+    private static final String FORM = "application/x-www-form-urlencoded";
+    private static final String SIGN_IN = "/j_security_check";
 
-    public RequestBodies(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit, ObjectMapper json)
-            throws JsonProcessingException {
+    private final long maxBytes;
+    private final ObjectMapper json;
+
+    public RequestBodies(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit, ObjectMapper json) {
         this.maxBytes = limit.asLongValue();
-        this.tooLarge = json.writeValueAsBytes(Problem.of(413, "payload-too-large", "Payload too large",
-                "The request body is larger than " + maxBytes / 1024 + " KiB."));
+        this.json = json;
     }
 
     /** The body of a POST as read by {@link #register}; empty when it had none. */
@@ -46,9 +54,15 @@ public class RequestBodies {
         router.route().order(Integer.MIN_VALUE).handler(this::refuseOversized);
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(maxBytes);
         router.route(HttpMethod.POST, "/*").order(Integer.MIN_VALUE + 1).handler(context -> {
-            // An empty body is left alone: the endpoint would wait for a body already read as empty;
-            // the sign-in form is read by Quarkus's form authentication itself.
-            if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || context.request().path().equals("/j_security_check")) {
+            if (isSignIn(context) && !hasType(context, FORM)) {
+                // Quarkus's form authentication fails on any other type instead of refusing it.
+                refuse(context, unsupported("Send the sign-in form as " + FORM + "."));
+            } else if (isMultipart(context)) {
+                // No endpoint takes multipart; one that takes any type would wait for parts that never come, holding its thread.
+                refuse(context, unsupported("This service takes no multipart bodies."));
+            } else if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || isSignIn(context)) {
+                // An empty body is left alone: the endpoint would wait for a body already read as empty;
+                // the sign-in form is read by Quarkus's form authentication itself.
                 context.next();
             } else {
                 reader.handle(context);
@@ -57,6 +71,18 @@ public class RequestBodies {
             // A body without a declared length that outgrows the limit while it is read.
             if (context.statusCode() == 413) {
                 tooLarge(context);
+            } else if (context.get(READ) == null) {
+                // Reading failed: a form Netty cannot decode (bad escapes, an empty name, a field over the form limits).
+                unreadable(context);
+            } else {
+                context.next();
+            }
+        });
+        router.route(HttpMethod.POST, "/*").order(Integer.MIN_VALUE + 2).handler(context -> {
+            context.put(READ, true);
+            // Netty passes a name without '=' undecoded, which the endpoint's form parser then fails on.
+            if (hasType(context, FORM) && !isUrlEncoded(of(context))) {
+                unreadable(context);
             } else {
                 context.next();
             }
@@ -73,10 +99,52 @@ public class RequestBodies {
     }
 
     private void tooLarge(RoutingContext context) {
-        context.response().setStatusCode(413)
-                .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                .putHeader(HttpHeaders.CONNECTION, "close")
-                .end(Buffer.buffer(tooLarge));
+        refuse(context, Problem.of(413, "payload-too-large", "Payload too large", "The request body is larger than " + maxBytes / 1024 + " KiB."));
+    }
+
+    private void unreadable(RoutingContext context) {
+        refuse(context, Problem.of(400, "malformed-body", "Malformed body", "The request body cannot be read as the Content-Type it was sent with."));
+    }
+
+    private static Problem unsupported(String detail) {
+        return Problem.of(415, "unsupported-media-type", "Unsupported media type", detail);
+    }
+
+    /** Answers at once; the connection closes, since the rest of the body may still be on its way. */
+    private void refuse(RoutingContext context, Problem problem) {
+        try {
+            context.response().setStatusCode(problem.status())
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                    .putHeader(HttpHeaders.CONNECTION, "close")
+                    .end(Buffer.buffer(json.writeValueAsBytes(problem)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A problem detail always serialises", e);
+        }
+    }
+
+    private static boolean isSignIn(RoutingContext context) {
+        return context.request().path().equals(SIGN_IN);
+    }
+
+    /** Whether the Content-Type is this type, whatever its parameters. */
+    private static boolean hasType(RoutingContext context, String type) {
+        String contentType = context.request().getHeader(HttpHeaders.CONTENT_TYPE);
+        return contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase(type);
+    }
+
+    /** As Vert.x tells multipart, which decodes the body as parts for any type that names multipart. */
+    private static boolean isMultipart(RoutingContext context) {
+        String contentType = context.request().getHeader(HttpHeaders.CONTENT_TYPE);
+        return contentType != null && contentType.toLowerCase(Locale.ROOT).contains("multipart/");
+    }
+
+    private static boolean isUrlEncoded(byte[] body) {
+        try {
+            URLDecoder.decode(new String(body, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+            return true;
+        } catch (IllegalArgumentException badEscape) {
+            return false;
+        }
     }
 
     private static long declaredLength(String header) {

@@ -1,0 +1,216 @@
+package io.orderflow.proof;
+
+import static io.orderflow.support.Api.ORDER;
+import static io.orderflow.support.Api.newOrder;
+import static io.orderflow.support.Api.newToken;
+import static io.orderflow.support.Api.placeOrder;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.orderflow.support.Orders;
+import io.orderflow.support.Products;
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/**
+ * Thousands of generated bad requests to every endpoint and header of the API and to the web
+ * pages, one after another: none is answered with a server error, none shows a stack trace, a
+ * class name or SQL, every refused API request is answered with a problem detail, no refused
+ * request writes a row, and the order token that refused orders carried still places its order.
+ * The requests come from a seed, printed with the run's figures; {@code -Dproof.seed=N} replays a
+ * run and {@code -Dproof.requests=N} makes it longer. Every wrong answer, with the request that got
+ * it, is written to {@code target/generated-bad-input-failures.txt}.
+ */
+@QuarkusTest
+@WithTestResource(TestServers.class)
+class GeneratedBadInputTest {
+
+    private static final long SEED = Long.getLong("proof.seed", 20_260_131L);
+    private static final int REQUESTS = Integer.getInteger("proof.requests", 2500);
+    private static final int REQUESTS_PER_TOKEN = 500;
+    private static final int FAILURES_SHOWN = 10;
+    private static final Path FAILURES = Path.of("target", "generated-bad-input-failures.txt");
+
+    /** What requests write where a refusal must leave no trace: orders and their lines, history and payments, the catalog and its stock. */
+    private static final String WRITTEN = """
+            SELECT (SELECT count(*) || '/' || coalesce(sum(version), 0) FROM orders)
+                || ' items ' || (SELECT count(*) FROM order_items)
+                || ' history ' || (SELECT count(*) FROM order_history)
+                || ' payments ' || (SELECT count(*) FROM payments)
+                || ' products ' || (SELECT count(*) || '/' || coalesce(sum(on_hand), 0) || '/' || coalesce(sum(reserved), 0)
+                    || '/' || coalesce(sum(version), 0) FROM products)
+                || ' adjustments ' || (SELECT count(*) FROM stock_adjustments)""";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TestHTTPResource("/")
+    URL server;
+
+    @Test
+    void noBadRequestFailsTheServerShowsItsInsidesOrWritesAnything() throws IOException, SQLException {
+        BadRequests.Targets targets = new BadRequests.Targets(newToken("alice"), newToken("bob"), List.of(newOrder("alice"), newOrder("alice")),
+                newOrder("bob"), Products.newProduct("10.00", 1000), Map.of("alice", signedIn("alice"), "ops", signedIn("ops")));
+        BadRequests generator = new BadRequests(SEED);
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        List<String> failures = new ArrayList<>();
+
+        long started = System.nanoTime();
+        try (Connection db = TestServers.connect()) {
+            // Nothing writes these tables behind a request's back, so what one request left is what the next starts from.
+            String written = written(db);
+            for (int i = 1; i <= REQUESTS; i++) {
+                RawHttp.Request request = generator.next(targets);
+                RawHttp.Answer answer;
+                try {
+                    answer = RawHttp.send(server.getPort(), request);
+                } catch (IOException noAnswer) {
+                    failures.add("request #" + i + ": no answer (" + noAnswer + ")\n" + request.describe());
+                    written = written(db);
+                    continue;
+                }
+                String writtenBefore = written;
+                written = written(db);
+                statuses.merge(answer.status(), 1, Integer::sum);
+
+                List<String> wrong = wrongAbout(request, answer);
+                // A declined payment is a business answer and is recorded; every other refusal leaves no trace.
+                if (answer.status() >= 400 && answer.status() != 402 && !writtenBefore.equals(written)) {
+                    wrong.add("refused, yet it wrote: " + writtenBefore + " -> " + written);
+                }
+                if (!wrong.isEmpty()) {
+                    failures.add("request #" + i + ": " + String.join("; ", wrong) + "\n" + request.describe() + "\nanswered:\n" + answer.describe());
+                }
+                if ((answer.status() == 201 || answer.status() == 303) && mentions(request, targets.orderToken())) {
+                    // Perhaps placed an order with the token (generated input is sometimes right): go on with a fresh one.
+                    targets = targets.withOrderToken(newToken("alice"));
+                } else if (i % REQUESTS_PER_TOKEN == 0 || i == REQUESTS) {
+                    // Now and then, and at the end, the token of the refused orders must still place its order; a fresh one
+                    // follows, as a token lives only minutes and a long run would outlive it.
+                    String burnt = failsToPlaceItsOrder(targets.orderToken());
+                    if (burnt != null) {
+                        failures.add("after request #" + i + ": " + burnt);
+                    }
+                    targets = targets.withOrderToken(newToken("alice"));
+                    written = written(db);
+                }
+            }
+        }
+        Files.write(FAILURES, failures);
+        System.out.println(summary(statuses, Duration.ofNanos(System.nanoTime() - started)));
+
+        assertThat(failures).as("%d of %d generated requests answered wrongly (seed %d, all in %s); the first:\n\n%s", failures.size(), REQUESTS,
+                SEED, FAILURES,
+                String.join("\n\n---\n\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size())))).isEmpty();
+        assertThat(reservedBeyondOrders(targets.product())).as("reserved stock of %s that no open order holds", targets.product()).isZero();
+    }
+
+    /** What is wrong with an answer, whatever the request: empty when it is fine. */
+    private static List<String> wrongAbout(RawHttp.Request request, RawHttp.Answer answer) {
+        List<String> wrong = new ArrayList<>();
+        int status = answer.status();
+        if (status >= 500) {
+            wrong.add("a server error");
+        }
+        String contentType = answer.header("Content-Type") == null ? "" : answer.header("Content-Type").toLowerCase(Locale.ROOT);
+        boolean webPage = isWebPage(request.target) && contentType.startsWith("text/html");
+        if (status >= 400 && answer.body().length > 0 && !webPage) {
+            if (!contentType.startsWith("application/problem+json")) {
+                wrong.add("a " + status + " that is no problem detail but " + contentType);
+            } else if (!isProblem(answer)) {
+                wrong.add("a problem detail without a code or with another status");
+            }
+        }
+        if (status == 401 && (answer.header("WWW-Authenticate") == null || !answer.header("WWW-Authenticate").startsWith("Basic"))) {
+            wrong.add("a 401 without WWW-Authenticate: Basic");
+        }
+        // Text the request sent may come back (a sku in a detail): only what it did not send counts.
+        List<String> shown = Leaks.in(answer.text() + "\n" + answer.header("Location"));
+        shown.removeAll(Leaks.in(request.describe()));
+        if (!shown.isEmpty()) {
+            wrong.add("it shows " + shown);
+        }
+        return wrong;
+    }
+
+    private static boolean isWebPage(String target) {
+        return target.startsWith("/checkout") || target.startsWith("/login") || target.equals("/") || target.startsWith("/j_security_check");
+    }
+
+    private static boolean isProblem(RawHttp.Answer answer) {
+        try {
+            JsonNode problem = JSON.readTree(answer.body());
+            return problem != null && !problem.path("code").asText().isBlank() && problem.path("status").asInt() == answer.status();
+        } catch (IOException notJson) {
+            return false;
+        }
+    }
+
+    private static boolean mentions(RawHttp.Request request, String token) {
+        return request.headers.stream().anyMatch(header -> header[1].contains(token))
+                || request.body != null && new String(request.body, StandardCharsets.UTF_8).contains(token);
+    }
+
+    /** Null when a token that only refused requests carried places {@code Api.ORDER} as a fresh order; else what happened instead. */
+    private static String failsToPlaceItsOrder(String token) {
+        int ordersBefore = Orders.countForToken(token);
+        Response placed = placeOrder("alice", token, ORDER);
+        if (ordersBefore == 0 && placed.statusCode() == 201 && placed.header("Idempotent-Replayed") == null) {
+            return null;
+        }
+        return "the order token of the refused orders, with " + ordersBefore + " orders before, then placed Api.ORDER with HTTP "
+                + placed.statusCode() + (placed.header("Idempotent-Replayed") == null ? "" : " replayed") + ": " + placed.asString();
+    }
+
+    /** Reserved stock of a product beyond what its created and paid orders hold: 0 when no write was left half done. */
+    private static int reservedBeyondOrders(String sku) {
+        return Integer.parseInt(Orders.value("""
+                SELECT p.reserved - coalesce((SELECT sum(i.quantity) FROM order_items i JOIN orders o ON o.id = i.order_id
+                    WHERE i.sku = p.sku AND o.stock_reserved AND o.status IN ('created', 'paid')), 0)
+                FROM products p WHERE p.sku = ?""", sku));
+    }
+
+    private static String written(Connection db) throws SQLException {
+        try (Statement statement = db.createStatement(); ResultSet row = statement.executeQuery(WRITTEN)) {
+            row.next();
+            return row.getString(1);
+        }
+    }
+
+    /** The session cookie of a browser signed in with the form. */
+    private static String signedIn(String user) {
+        String session = given().redirects().follow(false).formParam("j_username", user).formParam("j_password", user)
+                .post("/j_security_check").then().statusCode(302).extract().cookie("quarkus-credential");
+        return "quarkus-credential=" + session;
+    }
+
+    private static String summary(Map<Integer, Integer> statuses, Duration took) {
+        int[] classes = new int[6];
+        statuses.forEach((status, count) -> classes[status / 100] += count);
+        return String.format("GeneratedBadInputTest: seed %d, %d requests in %d s: 2xx %d, 3xx %d, 4xx %d, 5xx %d; by status %s", SEED, REQUESTS,
+                took.toSeconds(), classes[2], classes[3], classes[4], classes[5], statuses);
+    }
+}
