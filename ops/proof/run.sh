@@ -18,6 +18,7 @@ for tool in redis-server redis-cli /usr/lib/postgresql/15/bin/initdb java; do
 done
 
 # Packages the service (the suite runs in verify, after packaging) and runs only the proof.
+mkdir -p target
 status=0
 ./mvnw -B verify -Dproof.mode=long -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=FaultsIT \
   -Dproof.results="$PWD/$figures" | tee target/proof-faults-run.log || status=$?

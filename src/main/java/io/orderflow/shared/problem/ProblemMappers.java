@@ -195,7 +195,9 @@ public class ProblemMappers {
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException || t instanceof VertxException || t instanceof java.net.SocketException
-                    || t instanceof jakarta.persistence.PersistenceException || t instanceof java.util.concurrent.TimeoutException) {
+                    || t instanceof jakarta.persistence.PersistenceException || t instanceof java.util.concurrent.TimeoutException
+                    // What a Redis call that outlived quarkus.redis.timeout fails with (Redis paused or overloaded).
+                    || t instanceof io.smallrye.mutiny.TimeoutException) {
                 return true;
             }
         }

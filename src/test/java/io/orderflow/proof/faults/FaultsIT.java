@@ -187,6 +187,7 @@ class FaultsIT {
         assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
         assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();
         assertThat(findings.unconsumedEvents()).as(scenario + ": order events never consumed").isZero();
+        assertThat(traffic.serverErrors()).as(scenario + ": 500 answers (a backing service failing is a 503)").isZero();
         return figures;
     }
 

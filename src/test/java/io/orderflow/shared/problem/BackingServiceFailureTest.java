@@ -36,6 +36,12 @@ class BackingServiceFailureTest {
     }
 
     @Test
+    void aRedisCallThatOutlivedItsTimeoutIs503() {
+        // What a command gets while Redis is paused past quarkus.redis.timeout (found by the proof under faults)
+        assertUnavailable(new io.smallrye.mutiny.TimeoutException());
+    }
+
+    @Test
     void aRedisErrorReplyIsStillAFailureOfOurOwn() {
         Response answer = mappers.unexpected(new CompletionException(ErrorType.create("ERR wrong number of arguments")));
         assertThat(answer.getStatus()).isEqualTo(500);
