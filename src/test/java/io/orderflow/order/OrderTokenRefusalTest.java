@@ -75,13 +75,9 @@ class OrderTokenRefusalTest {
         String reservedBefore = Orders.value(RESERVED);
         Future<Response> first;
         try (Connection lock = TestServers.connect()) {
-            lock.setAutoCommit(false);
             // R1 claims the token, then its insert waits here before it writes anything.
-            execute(lock, "LOCK TABLE order_items IN EXCLUSIVE MODE");
-            first = clients.submit(() -> placeOrder("alice", token, ORDER));
-            awaitWaiting(WAITING_FOR, lock);
+            first = holdFirstRequest(lock, "LOCK TABLE order_items IN EXCLUSIVE MODE", token);
 
-            redis.key().del(tokenKey("alice", token));
             placeOrder("alice", token, ORDER).then()
                     .statusCode(410)
                     .body("code", equalTo("order-token-invalid"));
@@ -105,13 +101,9 @@ class OrderTokenRefusalTest {
         Future<Response> first;
         Future<Response> second;
         try (Connection lock = TestServers.connect()) {
-            lock.setAutoCommit(false);
             // R1 inserts its order, then waits here to reserve the product's stock, uncommitted.
-            execute(lock, "SELECT 1 FROM products WHERE sku = 'ABC-1' FOR UPDATE");
-            first = clients.submit(() -> placeOrder("alice", token, ORDER));
-            awaitWaiting(WAITING_FOR, lock);
+            first = holdFirstRequest(lock, "SELECT 1 FROM products WHERE sku = 'ABC-1' FOR UPDATE", token);
 
-            redis.key().del(tokenKey("alice", token));
             // R2 finds no committed order, and its refusal waits for R1's token row.
             second = clients.submit(() -> placeOrder("alice", token, ORDER));
             awaitWaiting(WAITING_BEHIND, lock);
@@ -182,14 +174,23 @@ class OrderTokenRefusalTest {
         assertThat(Orders.tokenRows(used)).hasSize(1).allSatisfy(row -> assertThat(row).startsWith("alice: order "));
     }
 
-    private String tokenKey(String customer, String token) {
-        return tokens.tokenKey(customer, OrderTokens.hash(token));
+    /**
+     * Sends alice's request R1 with {@code token} once {@code lock}'s transaction holds what R1 will wait
+     * for, waits until R1 does, then makes Redis forget R1's claim.
+     */
+    private Future<Response> holdFirstRequest(Connection lock, String lockStatement, String token) throws SQLException {
+        lock.setAutoCommit(false);
+        try (Statement statement = lock.createStatement()) {
+            statement.execute(lockStatement);
+        }
+        Future<Response> first = clients.submit(() -> placeOrder("alice", token, ORDER));
+        awaitWaiting(WAITING_FOR, lock);
+        redis.key().del(tokenKey("alice", token));
+        return first;
     }
 
-    private static void execute(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
+    private String tokenKey(String customer, String token) {
+        return tokens.tokenKey(customer, OrderTokens.hash(token));
     }
 
     /** Waits until a request is blocked, as {@code query} sees it, by the lock held on {@code lock}. */
