@@ -27,7 +27,7 @@ import io.orderflow.token.TokenClaim;
 
 /**
  * Creates orders exactly once per order token. Redis decides quickly who may use a token;
- * PostgreSQL's UNIQUE constraint on the token decides for good.
+ * PostgreSQL's unique keys on the token decide for good, between orders and between an order and a 410.
  */
 @ApplicationScoped
 public class OrderService {
@@ -68,11 +68,11 @@ public class OrderService {
         TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint());
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
-            case CONSUMED -> replay(claim.answer() != null
-                    ? Optional.of(new OrderStore.Stored(read(claim.answer()), claim.customer(), claim.fingerprint()))
-                    : store.findAsCreated(claim.orderId(), caller), caller, request);
+            case CONSUMED -> claim.answer() != null
+                    ? replay(Optional.of(new OrderStore.Stored(read(claim.answer()), claim.customer(), claim.fingerprint())), caller, request)
+                    : replayOrRefuse(store.findAsCreated(claim.orderId(), caller), claim.tokenHash(), caller, request);
             // Redis knows no such token; PostgreSQL may still know the order it produced.
-            case UNKNOWN -> replay(store.findByToken(claim.tokenHash(), caller), caller, request);
+            case UNKNOWN -> replayOrRefuse(store.findByToken(claim.tokenHash(), caller), claim.tokenHash(), caller, request);
         };
     }
 
@@ -100,10 +100,15 @@ public class OrderService {
             created = place(caller, claim.tokenHash(), request);
         } catch (DuplicateOrderTokenException e) {
             precheck.settle(hold, false);
-            // Redis had forgotten that the token was used (failover, lost write): PostgreSQL had not.
-            OrderStore.Stored existing = store.findByToken(claim.tokenHash(), caller).orElseThrow(() -> e);
-            recordConsumption(claim, existing.view(), existing.requestFingerprint());
-            return replay(Optional.of(existing), caller, request);
+            // Redis had forgotten that the token was used (failover, lost write) or refused: PostgreSQL had not.
+            Optional<OrderStore.Stored> existing = store.findByToken(claim.tokenHash(), caller);
+            if (existing.isEmpty()) {
+                // Another request answered 410 while this one held the token: that answer stands.
+                releaseRefused(claim);
+                throw invalidToken();
+            }
+            recordConsumption(claim, existing.get().view(), existing.get().requestFingerprint());
+            return replay(existing, caller, request);
         } catch (RuntimeException e) {
             precheck.settle(hold, false);
             tokens.release(claim);
@@ -140,6 +145,30 @@ public class OrderService {
         }
     }
 
+    /**
+     * Gives a refused token's claim back, so that the next request is told 410 without waiting out the
+     * lease. If Redis fails now, the lease runs out instead; the answer is 410 either way.
+     */
+    private void releaseRefused(TokenClaim claim) {
+        try {
+            tokens.release(claim);
+        } catch (RuntimeException e) {
+            LOG.warnf("Redis did not release a refused token's claim: %s", e.toString());
+        }
+    }
+
+    /**
+     * Replays the token's order. With none, the token is refused for good before 410 is answered,
+     * unless an order of the token committed meanwhile (its holder outlived Redis's record of the
+     * claim): that order is replayed instead.
+     */
+    private Creation replayOrRefuse(Optional<OrderStore.Stored> stored, String tokenHash, Caller caller, NewOrder request) {
+        if (stored.isEmpty() && !store.refuse(caller, tokenHash)) {
+            return replay(store.findByToken(tokenHash, caller), caller, request);
+        }
+        return replay(stored, caller, request);
+    }
+
     /** The creation's answer as Redis kept it. */
     private OrderView read(String answer) {
         try {
@@ -150,11 +179,7 @@ public class OrderService {
     }
 
     private Creation replay(Optional<OrderStore.Stored> stored, Caller caller, NewOrder request) {
-        OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(() -> {
-            metrics.counter("orders.tokens.rejected", "reason", "invalid").increment();
-            return new ProblemException(Problem.of(410, "order-token-invalid", "Order token invalid",
-                    "This order token is unknown, expired or not yours; get a new one from POST /orders/token."));
-        });
+        OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(this::invalidToken);
         if (!order.requestFingerprint().equals(request.fingerprint())) {
             metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
             throw new ProblemException(Problem.of(422, "order-token-reused", "Order token reused",
@@ -163,6 +188,12 @@ public class OrderService {
         }
         metrics.counter("orders.replays", "source", "order-token").increment();
         return new Creation(order.view(), true);
+    }
+
+    private ProblemException invalidToken() {
+        metrics.counter("orders.tokens.rejected", "reason", "invalid").increment();
+        return new ProblemException(Problem.of(410, "order-token-invalid", "Order token invalid",
+                "This order token is unknown, expired or not yours; get a new one from POST /orders/token."));
     }
 
     static Optional<UUID> parseId(String id) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,8 +26,9 @@ import io.quarkus.panache.common.Sort;
 @ApplicationScoped
 public class OrderStore {
 
-    private static final String TOKEN_CONSTRAINT = "uq_orders_token_hash";
-    // The order, its items and its created event, in one round trip.
+    /** The token made an order already (orders), or it was used or refused for this customer (order_tokens). */
+    private static final Set<String> TOKEN_CONSTRAINTS = Set.of("uq_orders_token_hash", "pk_order_tokens");
+    // The order, its items, its created event and its token's row, in one round trip.
     private static final String CREATE = """
             WITH stored AS (
                 INSERT INTO orders (id, customer, token_hash, request_fingerprint, status, currency, total_amount, version,
@@ -40,8 +42,16 @@ public class OrderStore {
                     WITH ORDINALITY AS item (sku, quantity, unit_price, line_no)),
             event AS (
                 INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
-                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at FROM stored)
+                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at FROM stored),
+            token AS (
+                INSERT INTO order_tokens (customer, token_hash, order_id)
+                SELECT :customer, :tokenHash, stored.id FROM stored)
             SELECT order_number FROM stored""";
+    // Waits for an order of the token still being inserted, and does nothing once it committed.
+    private static final String REFUSE = """
+            INSERT INTO order_tokens (customer, token_hash, refused_at) VALUES (:customer, :tokenHash, :at)
+            ON CONFLICT (customer, token_hash) DO NOTHING""";
+    private static final String PRUNE_REFUSALS = "DELETE FROM order_tokens WHERE refused_at < :before";
 
     private final EntityManager db;
     private final Outbox outbox;
@@ -58,12 +68,12 @@ public class OrderStore {
     }
 
     /**
-     * Inserts the order for a token with its items and its created event, in the caller's transaction
-     * (the one that prices it and reserves its stock), in one statement. Inserting and letting the
-     * UNIQUE constraint refuse a second order for the token is what makes creation exactly-once,
-     * whatever Redis remembers.
+     * Inserts the order for a token with its items, its created event and its token's row, in the
+     * caller's transaction (the one that prices it and reserves its stock), in one statement. Inserting
+     * and letting the unique keys refuse a second order, or an order after a refusal, is what makes
+     * creation exactly-once and a 410 final, whatever Redis remembers.
      *
-     * @throws DuplicateOrderTokenException when the token already produced an order
+     * @throws DuplicateOrderTokenException when the token already produced an order or was refused
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public OrderView insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced) {
@@ -91,7 +101,7 @@ public class OrderStore {
                     .setParameter("eventPayload", outbox.payloadOf(event))
                     .getSingleResult()).longValue();
         } catch (PersistenceException e) {
-            if (violates(e, TOKEN_CONSTRAINT)) {
+            if (violatesTokenConstraint(e)) {
                 throw new DuplicateOrderTokenException(e);
             }
             throw e;
@@ -100,13 +110,30 @@ public class OrderStore {
         return views.asCreated(order, caller);
     }
 
-    private static boolean violates(Throwable failure, String constraint) {
+    private static boolean violatesTokenConstraint(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ConstraintViolationException violation && constraint.equals(violation.getConstraintName())) {
+            if (cause instanceof ConstraintViolationException violation && TOKEN_CONSTRAINTS.contains(violation.getConstraintName())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Records that the caller's token was refused as invalid, so that no order can be made with it
+     * afterwards. False when the token has an order of the caller's (committed before this, or while
+     * this waited for it) or was refused before.
+     */
+    @Transactional
+    public boolean refuse(Caller caller, String tokenHash) {
+        return db.createNativeQuery(REFUSE).setParameter("customer", caller.name()).setParameter("tokenHash", tokenHash)
+                .setParameter("at", Instant.now()).executeUpdate() == 1;
+    }
+
+    /** Forgets the refusals recorded before {@code before}; returns how many. */
+    @Transactional
+    public int pruneRefusals(Instant before) {
+        return db.createNativeQuery(PRUNE_REFUSALS).setParameter("before", before).executeUpdate();
     }
 
     /** The order a token produced, as its creation was answered. */

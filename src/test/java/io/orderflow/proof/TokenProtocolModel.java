@@ -41,7 +41,9 @@ final class TokenProtocolModel {
         /** token-complete.lua without its claim id check. */
         COMPLETE_IGNORES_CLAIM_ID,
         /** token-release.lua without its claim id check: any request's release makes the token issued again. */
-        RELEASE_IGNORES_CLAIM_ID
+        RELEASE_IGNORES_CLAIM_ID,
+        /** A token is answered 410 without recording its refusal in order_tokens, so a late holder can still insert. */
+        NO_REFUSAL_ROW
     }
 
     enum Fault {
@@ -99,7 +101,8 @@ final class TokenProtocolModel {
 
     /** Where a request is in {@code OrderService.create}: the next step it takes. */
     enum Step {
-        CLAIM, INSERT, FIND_AFTER_DUPLICATE, COMPLETE_CREATED, COMPLETE_EXISTING, RELEASE, FIND_BY_ID, FIND_BY_TOKEN, ANSWERED, CRASHED
+        CLAIM, INSERT, FIND_AFTER_DUPLICATE, COMPLETE_CREATED, COMPLETE_EXISTING, RELEASE, RELEASE_REFUSED, FIND_BY_ID, FIND_BY_TOKEN,
+        REFUSE, FIND_AFTER_REFUSAL, ANSWERED, CRASHED
     }
 
     enum Answer {
@@ -146,9 +149,10 @@ final class TokenProtocolModel {
 
     /**
      * Everything the protocol's outcome depends on. {@code orders} holds bit k when order Ok is in
-     * PostgreSQL; {@code acknowledged} is the first order a request was answered with as made (0 while none).
+     * PostgreSQL; {@code refused} when order_tokens holds the token's refusal; {@code acknowledged} is the
+     * first order a request was answered with as made (0 while none).
      */
-    record State(TokenRecord token, TokenRecord beforeLastWrite, int orders, int acknowledged, List<Request> requests) {
+    record State(TokenRecord token, TokenRecord beforeLastWrite, int orders, boolean refused, int acknowledged, List<Request> requests) {
 
         boolean hasOrder(int orderId) {
             return (orders & 1 << orderId) != 0;
@@ -162,7 +166,7 @@ final class TokenProtocolModel {
         State with(int index, Request request) {
             List<Request> changed = new ArrayList<>(requests);
             changed.set(index, request);
-            return new State(token, beforeLastWrite, orders, acknowledged, List.copyOf(changed));
+            return new State(token, beforeLastWrite, orders, refused, acknowledged, List.copyOf(changed));
         }
 
         @Override
@@ -180,13 +184,13 @@ final class TokenProtocolModel {
                         ? "answered " + request.answerText()
                         : request.step().name().toLowerCase()));
             }
-            return "redis " + token + " | orders " + stored + (acknowledged == 0 ? "" : " | acknowledged O" + acknowledged)
+            return "redis " + token + " | orders " + stored + (refused ? " | refused" : "") + (acknowledged == 0 ? "" : " | acknowledged O" + acknowledged)
                     + " | " + running;
         }
     }
 
     /** What a request sees of the world besides the other requests. */
-    private record Shared(TokenRecord token, int orders, int acknowledged) {
+    private record Shared(TokenRecord token, int orders, boolean refused, int acknowledged) {
     }
 
     private final String payloads;
@@ -205,7 +209,7 @@ final class TokenProtocolModel {
     }
 
     State initial() {
-        return new State(TokenRecord.issued(TTL), TokenRecord.ABSENT, 0, 0,
+        return new State(TokenRecord.issued(TTL), TokenRecord.ABSENT, 0, false, 0,
                 List.copyOf(Collections.nCopies(payloads.length(), Request.NOT_SENT)));
     }
 
@@ -218,13 +222,14 @@ final class TokenProtocolModel {
         if (!later.equals(state)) {
             next.add(new Transition<>("time passes", later));
         }
-        State emptied = new State(TokenRecord.ABSENT, TokenRecord.ABSENT, state.orders(), state.acknowledged(), state.requests());
+        State emptied = new State(TokenRecord.ABSENT, TokenRecord.ABSENT, state.orders(), state.refused(), state.acknowledged(),
+                state.requests());
         if (faults.contains(Fault.REDIS_RESTARTS_EMPTY) && !emptied.equals(state)) {
             next.add(new Transition<>("Redis restarts empty", emptied));
         }
         if (faults.contains(Fault.REDIS_LOSES_LAST_WRITE) && !state.token().equals(state.beforeLastWrite())) {
             next.add(new Transition<>("Redis fails over to a replica without the last write", new State(state.beforeLastWrite(),
-                    state.beforeLastWrite(), state.orders(), state.acknowledged(), state.requests())));
+                    state.beforeLastWrite(), state.orders(), state.refused(), state.acknowledged(), state.requests())));
         }
         if (faults.contains(Fault.CRASH)) {
             for (int index = 0; index < state.requests().size(); index++) {
@@ -239,12 +244,17 @@ final class TokenProtocolModel {
 
     /**
      * The invariant: the token makes at most one order; no request is answered with an order that is not
-     * stored; a request sent after an order was acknowledged is answered with that order (422 for another
-     * body) or with a 409 or 503 that a retry gets past; and such a retry, sent alone, does get the order.
+     * stored; a 410 is final (the token has no order once any request was answered 410); a request sent
+     * after an order was acknowledged is answered with that order (422 for another body) or with a 409 or
+     * 503 that a retry gets past; and such a retry, sent alone, does get the order.
      */
     Optional<String> brokenInvariant(State state) {
         if (Integer.bitCount(state.orders()) > 1) {
             return Optional.of("the token made more than one order");
+        }
+        Optional<String> refusedButOrdered = refusedTokenMadeAnOrder(state);
+        if (refusedButOrdered.isPresent()) {
+            return refusedButOrdered;
         }
         for (int index = 0; index < state.requests().size(); index++) {
             Request request = state.requests().get(index);
@@ -267,7 +277,7 @@ final class TokenProtocolModel {
     }
 
     /** Whether a request was refused as having an invalid token while the token still made an order. */
-    Optional<String> refusedTokenMadeAnOrder(State state) {
+    private static Optional<String> refusedTokenMadeAnOrder(State state) {
         for (int index = 0; index < state.requests().size(); index++) {
             if (state.requests().get(index).answer() == Answer.INVALID && state.orders() != 0) {
                 return Optional.of(name(index) + " was answered 410 order-token-invalid, yet the token made O" + state.storedOrder());
@@ -296,10 +306,10 @@ final class TokenProtocolModel {
      * only on Redis, PostgreSQL and the acknowledged order, so each is worked out once.
      */
     private Request retryAlone(State state) {
-        return loneRetryAnswers.computeIfAbsent(new Shared(state.token(), state.orders(), state.acknowledged()), shared -> {
+        return loneRetryAnswers.computeIfAbsent(new Shared(state.token(), state.orders(), state.refused(), state.acknowledged()), shared -> {
             TokenProtocolModel alone = loneRetryOf(shared.acknowledged());
             int retry = state.requests().size();
-            State current = new State(shared.token(), TokenRecord.ABSENT, shared.orders(), shared.acknowledged(),
+            State current = new State(shared.token(), TokenRecord.ABSENT, shared.orders(), shared.refused(), shared.acknowledged(),
                     List.copyOf(Collections.nCopies(retry + 1, Request.NOT_SENT)));
             for (int attempt = 0; ; attempt++) {
                 while (current.requests().get(retry).step() != Step.ANSWERED) {
@@ -331,8 +341,9 @@ final class TokenProtocolModel {
                 steps.add(claim(state, index));
                 break;
             case INSERT:
-                if (state.orders() != 0 && variant != Variant.NO_UNIQUE_CONSTRAINT) {
-                    steps.add(new Transition<>(who + "insert violates UNIQUE (token_hash)", state.with(index, request.at(Step.FIND_AFTER_DUPLICATE, 0))));
+                if ((state.orders() != 0 || state.refused()) && variant != Variant.NO_UNIQUE_CONSTRAINT) {
+                    steps.add(new Transition<>(who + "insert violates " + (state.orders() != 0 ? "UNIQUE (token_hash)" : "the token's refusal"),
+                            state.with(index, request.at(Step.FIND_AFTER_DUPLICATE, 0))));
                 } else {
                     State inserted = withOrders(state, state.orders() | 1 << id);
                     steps.add(new Transition<>(who + "inserts O" + id, inserted.with(index, request.at(Step.COMPLETE_CREATED, id))));
@@ -347,7 +358,7 @@ final class TokenProtocolModel {
                 break;
             case FIND_AFTER_DUPLICATE:
                 steps.add(state.orders() == 0
-                        ? new Transition<>(who + "finds no order for the token", answer(state, index, Answer.FAILED, 0))
+                        ? new Transition<>(who + "finds no order for the token: it was refused", state.with(index, request.at(Step.RELEASE_REFUSED, 0)))
                         : new Transition<>(who + "finds O" + state.storedOrder(),
                                 state.with(index, request.at(Step.COMPLETE_EXISTING, state.storedOrder()))));
                 addDatabaseFailure(state, index, steps);
@@ -365,14 +376,37 @@ final class TokenProtocolModel {
                     steps.add(new Transition<>(who + "release fails", answer(state, index, Answer.FAILED, 0)));
                 }
                 break;
+            case RELEASE_REFUSED:
+                steps.add(new Transition<>(who + "releases the refused token", answer(write(state, release(state.token(), id)), index, Answer.INVALID, 0)));
+                if (faults.contains(Fault.REDIS_CALL_FAILS)) {
+                    steps.add(new Transition<>(who + "release fails", answer(state, index, Answer.INVALID, 0)));
+                }
+                break;
             case FIND_BY_ID:
-                steps.add(lookUp(state, index, request.orderId(), "by id"));
+                steps.add(lookUpOrRefuse(state, index, request.orderId(), "by id"));
                 addDatabaseFailure(state, index, steps);
                 break;
             case FIND_BY_TOKEN:
                 steps.add(variant == Variant.UNKNOWN_SKIPS_DATABASE
                         ? new Transition<>(who + "answers 410 for an unknown token", answer(state, index, Answer.INVALID, 0))
-                        : lookUp(state, index, state.orders() == 0 ? 0 : state.storedOrder(), "by token"));
+                        : lookUpOrRefuse(state, index, tokensOrder(state), "by token"));
+                addDatabaseFailure(state, index, steps);
+                break;
+            case REFUSE:
+                boolean refusable = state.orders() == 0 && !state.refused();
+                steps.add(refusable
+                        ? new Transition<>(who + "records the token's refusal", answer(withRefusal(state), index, Answer.INVALID, 0))
+                        : new Transition<>(who + "refusal conflicts", state.with(index, request.at(Step.FIND_AFTER_REFUSAL, 0))));
+                if (faults.contains(Fault.DATABASE_FAILS)) {
+                    steps.add(new Transition<>(who + "refusal fails", answer(state, index, Answer.FAILED, 0)));
+                    if (refusable) {
+                        steps.add(new Transition<>(who + "records the refusal but the commit's answer is lost",
+                                answer(withRefusal(state), index, Answer.FAILED, 0)));
+                    }
+                }
+                break;
+            case FIND_AFTER_REFUSAL:
+                steps.add(lookUp(state, index, tokensOrder(state), "by token again"));
                 addDatabaseFailure(state, index, steps);
                 break;
             default:
@@ -425,6 +459,20 @@ final class TokenProtocolModel {
         return mayRelease ? TokenRecord.issued(token.expiresIn()) : token;
     }
 
+    /** OrderService.replayOrRefuse: the order if stored, else the refusal is recorded before 410. */
+    private Transition<State> lookUpOrRefuse(State state, int index, int orderId, String how) {
+        if (state.hasOrder(orderId) || variant == Variant.NO_REFUSAL_ROW) {
+            return lookUp(state, index, orderId, how);
+        }
+        Request request = state.requests().get(index);
+        return new Transition<>(name(index) + " looks the order up " + how + ": none", state.with(index, request.at(Step.REFUSE, 0)));
+    }
+
+    /** The order findByToken finds: 0 while none. */
+    private static int tokensOrder(State state) {
+        return state.orders() == 0 ? 0 : state.storedOrder();
+    }
+
     private Transition<State> lookUp(State state, int index, int orderId, String how) {
         String who = name(index) + " looks the order up " + how + ": ";
         return state.hasOrder(orderId)
@@ -448,7 +496,7 @@ final class TokenProtocolModel {
         boolean made = answer == Answer.CREATED || answer == Answer.REPLAYED;
         State answered = state.with(index, new Request(Step.ANSWERED, orderId, answer, request.sentAfterAcknowledgement()));
         return made && state.acknowledged() == 0
-                ? new State(answered.token(), answered.beforeLastWrite(), answered.orders(), orderId, answered.requests())
+                ? new State(answered.token(), answered.beforeLastWrite(), answered.orders(), answered.refused(), orderId, answered.requests())
                 : answered;
     }
 
@@ -457,16 +505,20 @@ final class TokenProtocolModel {
             return state;
         }
         TokenRecord previous = faults.contains(Fault.REDIS_LOSES_LAST_WRITE) ? state.token() : TokenRecord.ABSENT;
-        return new State(token, previous, state.orders(), state.acknowledged(), state.requests());
+        return new State(token, previous, state.orders(), state.refused(), state.acknowledged(), state.requests());
     }
 
     private static State withOrders(State state, int orders) {
-        return new State(state.token(), state.beforeLastWrite(), orders, state.acknowledged(), state.requests());
+        return new State(state.token(), state.beforeLastWrite(), orders, state.refused(), state.acknowledged(), state.requests());
+    }
+
+    private static State withRefusal(State state) {
+        return new State(state.token(), state.beforeLastWrite(), state.orders(), true, state.acknowledged(), state.requests());
     }
 
     private static State tick(State state) {
-        return new State(state.token().afterTick(), state.beforeLastWrite().afterTick(), state.orders(), state.acknowledged(),
-                state.requests());
+        return new State(state.token().afterTick(), state.beforeLastWrite().afterTick(), state.orders(), state.refused(),
+                state.acknowledged(), state.requests());
     }
 
     private static String name(int index) {

@@ -4,17 +4,37 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.orderflow.shared.Hashing;
 
 /** Looks at this run's order rows directly, to count what really happened. */
 public final class Orders {
 
+    private static final String TOKEN_ROWS = "SELECT customer, order_id FROM order_tokens WHERE token_hash = ? ORDER BY customer";
+
     private Orders() {
     }
 
     public static int countForToken(String token) {
         return count("SELECT count(*) FROM orders WHERE token_hash = ?", Hashing.sha256Hex(token));
+    }
+
+    /** The token's rows in order_tokens, by customer: "alice: order {id}" or "bob: refused". */
+    public static List<String> tokenRows(String token) {
+        try (Connection connection = TestServers.connect(); PreparedStatement statement = connection.prepareStatement(TOKEN_ROWS)) {
+            statement.setString(1, Hashing.sha256Hex(token));
+            List<String> rows = new ArrayList<>();
+            try (ResultSet found = statement.executeQuery()) {
+                while (found.next()) {
+                    rows.add(found.getString(1) + ": " + (found.getString(2) == null ? "refused" : "order " + found.getString(2)));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public static int countAll() {
