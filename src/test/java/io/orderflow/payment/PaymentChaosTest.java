@@ -106,7 +106,9 @@ class PaymentChaosTest {
             // Equal jitter: never less than half the exponential delay (a floor that doubles per retry up to
             // the cap); a busy machine may add to a wait, never take from it.
             assertThat(waits).as("waits before retry %d", retry + 1).allSatisfy(wait -> assertThat(wait).isGreaterThanOrEqualTo(ceiling / 2 - 5));
-            assertThat(waits).as("waits before retry %d", retry + 1).allSatisfy(wait -> assertThat(wait).isLessThanOrEqualTo(MAX_DELAY_MS + 1000));
+            // The cap holds: an uncapped doubling reaches 3.2 s by the sixth retry and 6.4 s by the seventh; on two
+            // busy cores a retry may wait up to 1.5 s more for a worker thread before the sandbox records its arrival.
+            assertThat(waits).as("waits before retry %d", retry + 1).allSatisfy(wait -> assertThat(wait).isLessThanOrEqualTo(MAX_DELAY_MS + 1500));
         });
     }
 
