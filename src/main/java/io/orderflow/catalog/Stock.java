@@ -82,6 +82,21 @@ public class Stock {
         }
     }
 
+    /**
+     * Refuses at once, with a 409 {@code out-of-stock}, lines that these products as just read cannot
+     * supply: once a flash sale has sold out, a latecomer costs one read instead of an insert and a wait
+     * for the product's row. No lock is taken; {@link #reserve} still decides for the lines that pass.
+     */
+    public void requireAvailable(Map<String, Product> products, List<StockLine> lines) {
+        List<Shortage> shortages = merged(lines).entrySet().stream()
+                .filter(line -> products.get(line.getKey()).available() < line.getValue())
+                .map(line -> new Shortage(line.getKey(), line.getValue(), Math.max(0, products.get(line.getKey()).available())))
+                .toList();
+        if (!shortages.isEmpty()) {
+            throw outOfStock(shortages);
+        }
+    }
+
     /** Gives back what an order reserved; releasing more than is reserved is a bug, never a client's mistake. */
     @Transactional(Transactional.TxType.MANDATORY)
     public void release(List<StockLine> lines) {

@@ -11,6 +11,7 @@ import jakarta.transaction.Transactional;
 
 import io.orderflow.catalog.Product;
 import io.orderflow.catalog.Stock;
+import io.orderflow.catalog.StockLine;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -69,6 +70,7 @@ public class OrderPricing {
                             + "Check the current prices and order again with the same order token.")
                     .with("items", changed.entrySet().stream().map(item -> Map.of("sku", item.getKey(), "unitPrice", item.getValue())).toList()));
         }
+        stock.requireAvailable(products, lines.stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return new PricedOrder(request.currency(), List.copyOf(lines), Money.normalize(total, request.currency()));
     }
 }
