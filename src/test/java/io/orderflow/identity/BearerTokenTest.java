@@ -165,6 +165,8 @@ class BearerTokenTest {
         String id = newOrder("alice");
         act("alice", id, "pay").then().statusCode(200);
 
+        // Staff is the groups claim, not the name of a staff user.
+        bearer(sign(claims("ops", "customer"), DEV_KEY)).post("/orders/{id}/ship", id).then().statusCode(404);
         bearer(sign(claims("ops", "staff"), DEV_KEY)).post("/orders/{id}/ship", id).then()
                 .statusCode(200)
                 .body("status", equalTo("shipped"));
