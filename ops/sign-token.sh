@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Prints a JWT bearer token (RS256) for the API, signed with the DEV/TEST/DEMO key pair: the dev, test
+# and demo profiles accept it; a production deployment, which verifies with its own key, does not.
+# Usage: ops/sign-token.sh <subject> [customer|staff] [ttl-seconds, default 300]
+#   curl -H "Authorization: Bearer $(ops/sign-token.sh alice)" -X POST localhost:8080/orders/token
+# The issuer and audience are those the dev, test and demo profiles expect; JWT_ISSUER, JWT_AUDIENCE and
+# JWT_PRIVATE_KEY (a PEM file) override them. Needs only openssl and coreutils.
+set -euo pipefail
+
+usage() {
+  echo "usage: $0 <subject> [customer|staff] [ttl-seconds]" >&2
+  exit 2
+}
+
+subject=${1:-}
+role=${2:-customer}
+ttl=${3:-300}
+issuer=${JWT_ISSUER:-https://orderflow.example/dev-issuer}
+audience=${JWT_AUDIENCE:-orders-api}
+key=${JWT_PRIVATE_KEY:-$(dirname "$0")/jwt/dev-private-key.pem}
+
+# The values go into JSON unescaped, so only characters that need no escaping are accepted.
+[[ $subject =~ ^[A-Za-z0-9._@-]{1,255}$ ]] || usage
+[[ $role == customer || $role == staff ]] || usage
+[[ $ttl =~ ^[0-9]{1,9}$ ]] || usage
+[[ $issuer =~ ^[A-Za-z0-9._:/@-]+$ && $audience =~ ^[A-Za-z0-9._:/@-]+$ ]] || { echo "$0: unusable issuer or audience" >&2; exit 2; }
+
+base64url() {
+  base64 -w0 | tr '+/' '-_' | tr -d '='
+}
+
+now=$(date +%s)
+header=$(printf '{"alg":"RS256","typ":"JWT"}' | base64url)
+claims=$(printf '{"iss":"%s","aud":"%s","sub":"%s","groups":["%s"],"iat":%d,"exp":%d,"jti":"%s"}' \
+  "$issuer" "$audience" "$subject" "$role" "$now" "$((now + ttl))" "$(openssl rand -hex 16)" | base64url)
+signature=$(printf '%s.%s' "$header" "$claims" | openssl dgst -sha256 -sign "$key" -binary | base64url)
+printf '%s.%s.%s\n' "$header" "$claims" "$signature"
