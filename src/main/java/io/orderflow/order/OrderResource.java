@@ -9,10 +9,15 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -20,6 +25,8 @@ import org.jboss.resteasy.reactive.RestQuery;
 import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.lifecycle.OrderEvent;
+import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -29,6 +36,9 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @BasicAuthentication
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocument.ORDERS)
+@SecurityRequirement(name = ApiDocument.BASIC)
+@SecurityRequirement(name = ApiDocument.BEARER)
 public class OrderResource {
 
     public static final String ORDER_TOKEN = "Order-Token";
@@ -45,16 +55,22 @@ public class OrderResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create an order with a one-time order token, priced from the catalog and reserving its stock; repeats answer the first order")
+    @Operation(operationId = "createOrder",
+            summary = "Create an order with a one-time order token, priced from the catalog and reserving its stock; "
+                    + "repeats answer the first order")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER,
+            description = "Optional: a retry with it and a fresh order token answers the first order",
+            schema = @Schema(ref = "IdempotencyKey"))
     @APIResponse(responseCode = "201", description = "The order (a repeat: the first answer, with Idempotent-Replayed: true)",
+            headers = { @Header(name = "Location", description = "/orders/{id}", schema = @Schema(type = SchemaType.STRING)),
+                    @Header(name = "Idempotent-Replayed", description = "true on a repeat", schema = @Schema(type = SchemaType.STRING)) },
             content = @Content(schema = @Schema(implementation = OrderView.class)))
-    @APIResponse(responseCode = "400", description = "validation-failed (including a sku that is not a product on sale), malformed-json, "
-            + "order-token-missing, idempotency-key-invalid")
-    @APIResponse(responseCode = "409", description = "price-changed (items: the current prices) or out-of-stock (items: sku, requested, "
-            + "available), both leaving the token usable; order-token-in-use or idempotency-key-in-use, see Retry-After")
-    @APIResponse(responseCode = "410", description = "order-token-invalid: unknown, expired or not yours")
-    @APIResponse(responseCode = "413", description = "payload-too-large: over 1 MiB")
-    @APIResponse(responseCode = "422", description = "order-token-reused or idempotency-key-reused with another body")
+    @APIResponse(responseCode = "400", description = "`validation-failed` (also a sku that is not a product on sale), `malformed-json`, "
+            + "`order-token-missing`, `idempotency-key-invalid`")
+    @APIResponse(responseCode = "409", description = "`price-changed` (items: the current prices) or `out-of-stock` (items: sku, requested, "
+            + "available), both leaving the token usable; `order-token-in-use` or `idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "410", description = "`order-token-invalid`: unknown, expired or not yours; take a new one")
+    @APIResponse(responseCode = "422", description = "`order-token-reused` or `idempotency-key-reused` with another body")
     public Response create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
             OrderRequest request) {
         return OrderAnswers.created(orders.create(Caller.of(identity), token, request));
@@ -62,37 +78,52 @@ public class OrderResource {
 
     @POST
     @Path("{id}/ship")
-    @Operation(summary = "Ship a paid order (staff)")
+    @Operation(operationId = "shipOrder", summary = "Ship a paid order (staff)")
     @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
             content = @Content(schema = @Schema(implementation = OrderView.class)))
-    @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
-    @APIResponse(responseCode = "404", description = "order-not-found")
-    @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
-    public Response ship(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
+    @APIResponse(responseCode = "400", description = "`idempotency-key-invalid`")
+    @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
+    @APIResponse(responseCode = "404", description = "`order-not-found`: unknown or not yours")
+    @APIResponse(responseCode = "409", description = "`invalid-transition`, with currentStatus and allowedActions; "
+            + "`idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
+    public Response ship(@RestPath String id,
+            @Parameter(description = "Optional; kept as the command's id in the history")
+            @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
         return transition(id, OrderEvent.SHIP, key);
     }
 
     @POST
     @Path("{id}/deliver")
-    @Operation(summary = "Mark a shipped order delivered (staff)")
+    @Operation(operationId = "deliverOrder", summary = "Mark a shipped order delivered (staff)")
     @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
             content = @Content(schema = @Schema(implementation = OrderView.class)))
-    @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
-    @APIResponse(responseCode = "404", description = "order-not-found")
-    @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
-    public Response deliver(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
+    @APIResponse(responseCode = "400", description = "`idempotency-key-invalid`")
+    @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
+    @APIResponse(responseCode = "404", description = "`order-not-found`: unknown or not yours")
+    @APIResponse(responseCode = "409", description = "`invalid-transition`, with currentStatus and allowedActions; "
+            + "`idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
+    public Response deliver(@RestPath String id,
+            @Parameter(description = "Optional; kept as the command's id in the history")
+            @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
         return transition(id, OrderEvent.DELIVER, key);
     }
 
     @POST
     @Path("{id}/cancel")
-    @Operation(summary = "Cancel a created or paid order")
+    @Operation(operationId = "cancelOrder", summary = "Cancel a created or paid order")
     @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
             content = @Content(schema = @Schema(implementation = OrderView.class)))
-    @APIResponse(responseCode = "403", description = "forbidden: your role may not do this")
-    @APIResponse(responseCode = "404", description = "order-not-found")
-    @APIResponse(responseCode = "409", description = "invalid-transition, with currentStatus and allowedActions")
-    public Response cancel(@RestPath String id, @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
+    @APIResponse(responseCode = "400", description = "`idempotency-key-invalid`")
+    @APIResponse(responseCode = "403", description = "`forbidden`: your role may not do this")
+    @APIResponse(responseCode = "404", description = "`order-not-found`: unknown or not yours")
+    @APIResponse(responseCode = "409", description = "`invalid-transition`, with currentStatus and allowedActions; "
+            + "`idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
+    public Response cancel(@RestPath String id,
+            @Parameter(description = "Optional; kept as the command's id in the history")
+            @RestHeader(IdempotencyKeys.HEADER) IdempotencyKey key) {
         return transition(id, OrderEvent.CANCEL, key);
     }
 
@@ -103,14 +134,23 @@ public class OrderResource {
 
     @GET
     @Path("{id}")
-    @Operation(summary = "An order with its history")
+    @Operation(operationId = "getOrder", summary = "An order with its history")
+    @APIResponse(responseCode = "200", description = "The order", content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "404", description = "`order-not-found`: unknown or not yours")
     public OrderView get(@RestPath String id) {
         return orders.get(Caller.of(identity), id);
     }
 
     @GET
-    @Operation(summary = "Your orders (staff: all), newest first")
-    public OrderPage list(@RestQuery String status, @RestQuery String limit, @RestQuery String after) {
+    @Operation(operationId = "listOrders", summary = "Your orders (staff: all), newest first")
+    @APIResponse(responseCode = "200", description = "One page; next is the cursor of the following page, null at the end",
+            content = @Content(schema = @Schema(implementation = OrderPage.class)))
+    @APIResponse(responseCode = "400", description = "`validation-failed`: an unknown status, limit not 1 to 100, or after not a cursor")
+    public OrderPage list(
+            @Parameter(description = "Only orders in this state", schema = @Schema(implementation = OrderStatus.class)) @RestQuery String status,
+            @Parameter(description = "Page size, 1 to 100 (default 20)",
+                    schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "100")) @RestQuery String limit,
+            @Parameter(description = "The next cursor of the previous page") @RestQuery String after) {
         return orders.list(Caller.of(identity), status, limit, after);
     }
 }

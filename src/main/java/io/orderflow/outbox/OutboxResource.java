@@ -10,8 +10,18 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
 
+import io.orderflow.idempotency.IdempotencyKeys;
+import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -22,6 +32,9 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @BasicAuthentication
 @RolesAllowed(Caller.STAFF)
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocument.OPERATIONS)
+@SecurityRequirement(name = ApiDocument.BASIC)
+@SecurityRequirement(name = ApiDocument.BEARER)
 public class OutboxResource {
 
     /** A message that gave up after its attempts, with why its last attempt failed. */
@@ -35,7 +48,10 @@ public class OutboxResource {
     }
 
     @GET
-    @Operation(summary = "Outbox messages that gave up (staff)")
+    @Operation(operationId = "listDeadLetters", summary = "Outbox messages that gave up (staff), the first 100")
+    @APIResponse(responseCode = "200", description = "The dead letters",
+            content = @Content(schema = @Schema(implementation = DeadLetter.class, type = SchemaType.ARRAY)))
+    @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
     public List<DeadLetter> list() {
         return outbox.deadLetters(100).stream()
                 .map(m -> new DeadLetter(m.id, m.kind, m.orderId.toString(), m.idempotencyKey, m.attempts, DeliveryError.recorded(m),
@@ -45,7 +61,15 @@ public class OutboxResource {
 
     @POST
     @Path("{id}/retry")
-    @Operation(summary = "Put a dead letter back in line with fresh attempts (staff)")
+    @Operation(operationId = "retryDeadLetter", summary = "Put a dead letter back in line with fresh attempts (staff)")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER, description = "Optional: a retry with it answers the first result",
+            schema = @Schema(ref = "IdempotencyKey"))
+    @APIResponse(responseCode = "204", description = "Back in line")
+    @APIResponse(responseCode = "400", description = "`idempotency-key-invalid`")
+    @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
+    @APIResponse(responseCode = "404", description = "`not-found`: no such dead letter")
+    @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public void retry(@RestPath long id) {
         if (!outbox.retry(id)) {
             throw new ProblemException(Problem.of(404, "not-found", "Not found", "There is no dead letter " + id + "."));

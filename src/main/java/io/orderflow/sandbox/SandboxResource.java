@@ -16,12 +16,21 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
 import io.orderflow.sandbox.SandboxProviders.Call;
 import io.orderflow.sandbox.SandboxProviders.Kind;
+import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -29,11 +38,15 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 /**
  * Sandbox payment provider and warehouse, served by the app itself in dev, test and demo.
- * Like third-party APIs they need no user of ours; the ledger is for staff.
+ * Like third-party APIs they need no user of ours (the document says so with an empty security
+ * requirement); the ledger is for staff. Their answers are the provider's JSON, not problem details.
  */
 @Path("/sandbox")
 @BasicAuthentication
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocument.SANDBOX)
+@SecurityRequirements
+@APIResponse(responseCode = "404", description = "`not-found`: the sandbox is off (outside dev, test and demo)")
 public class SandboxResource {
 
     private final SandboxProviders providers;
@@ -48,15 +61,34 @@ public class SandboxResource {
     @Path("payments/charges")
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sandbox: charge an amount, once per Idempotency-Key; pm_card_chargeDeclined and amounts ending in .51 are declined")
-    public Response charge(@RestHeader("Idempotency-Key") String key, Call call) {
+    @Operation(operationId = "sandboxCharge",
+            summary = "Sandbox: charge an amount, once per Idempotency-Key; pm_card_chargeDeclined and amounts ending in .51 are declined")
+    @APIResponse(responseCode = "201", description = "The charge, or the first result under the key",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "{\"status\":\"rejected\"}: no Idempotency-Key or orderId",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "402", description = "{\"status\":\"declined\"}, remembered under the key",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "409", description = "{\"status\":\"processing\"}: a call with the key is still running",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "410", description = "{\"status\":\"voided\"}: the key was voided",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "503", description = "{\"status\":\"unavailable\"}: the configured failure rate; nothing was done",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    public Response charge(@Parameter(required = true) @RestHeader("Idempotency-Key") String key, Call call) {
         return handle(Kind.CHARGE, key, call);
     }
 
     @GET
     @Path("payments/charges/{key}")
     @PermitAll
-    @Operation(summary = "Sandbox: what became of the charge with an Idempotency-Key (succeeded, declined, voided, processing), or 404")
+    @Operation(operationId = "sandboxFindCharge",
+            summary = "Sandbox: what became of the charge with an Idempotency-Key (succeeded, declined, voided, processing), or 404")
+    @APIResponse(responseCode = "200", description = "The charge under the key",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "404", description = "{\"status\":\"unknown\"}: no call used the key; `not-found`: the sandbox is off",
+            content = { @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)),
+                    @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiDocument.PROBLEM)) })
     public Response findCharge(@RestPath String key) {
         requireEnabled();
         return providers.find(Kind.CHARGE, key).map(charge -> Response.ok(charge).build())
@@ -67,7 +99,14 @@ public class SandboxResource {
     @Path("payments/charges/{key}/void")
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sandbox: void a charge key so that it can never charge; a decided key answers its result, one processing 409")
+    @Operation(operationId = "sandboxVoidCharge",
+            summary = "Sandbox: void a charge key so that it can never charge; a decided key answers its result, one processing 409")
+    @APIResponse(responseCode = "200", description = "The voided key, or the result it was decided with",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "{\"status\":\"rejected\"}: no orderId",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "409", description = "{\"status\":\"processing\"}: a call with the key is still running",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
     public Response voidCharge(@RestPath String key, Call call) {
         requireEnabled();
         if (call == null || call.orderId() == null) {
@@ -80,7 +119,12 @@ public class SandboxResource {
     @GET
     @Path("payments/charges")
     @PermitAll
-    @Operation(summary = "Sandbox: the charges made in a time window [since, until), oldest first, paged by the cursor in next")
+    @Operation(operationId = "sandboxListCharges",
+            summary = "Sandbox: the charges made in a time window [since, until), oldest first, paged by the cursor in next")
+    @APIResponse(responseCode = "200", description = "{\"items\":[...],\"next\":cursor-or-null}",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "{\"status\":\"rejected\"}: since missing, an instant or cursor unreadable, "
+            + "limit not 1 to 1000", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
     public Response charges(@RestQuery String since, @RestQuery String until, @RestQuery String after, @RestQuery Integer limit) {
         requireEnabled();
         if (since == null) {
@@ -103,8 +147,16 @@ public class SandboxResource {
     @Path("payments/refunds")
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sandbox: refund, once per Idempotency-Key")
-    public Response refund(@RestHeader("Idempotency-Key") String key, Call call) {
+    @Operation(operationId = "sandboxRefund", summary = "Sandbox: refund, once per Idempotency-Key")
+    @APIResponse(responseCode = "201", description = "The refund, or the first result under the key",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "{\"status\":\"rejected\"}: no Idempotency-Key, orderId or charge",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "409", description = "{\"status\":\"processing\"}: a call with the key is still running",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "503", description = "{\"status\":\"unavailable\"}: the configured failure rate; nothing was done",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    public Response refund(@Parameter(required = true) @RestHeader("Idempotency-Key") String key, Call call) {
         return handle(Kind.REFUND, key, call);
     }
 
@@ -112,15 +164,30 @@ public class SandboxResource {
     @Path("warehouse/shipments")
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sandbox: request a shipment, once per Idempotency-Key")
-    public Response ship(@RestHeader("Idempotency-Key") String key, Call call) {
+    @Operation(operationId = "sandboxShip", summary = "Sandbox: request a shipment, once per Idempotency-Key")
+    @APIResponse(responseCode = "201", description = "The shipment, or the first result under the key",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "{\"status\":\"rejected\"}: no Idempotency-Key or orderId",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "409", description = "{\"status\":\"processing\"}: a call with the key is still running",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "503", description = "{\"status\":\"unavailable\"}: the configured failure rate; nothing was done",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    public Response ship(@Parameter(required = true) @RestHeader("Idempotency-Key") String key, Call call) {
         return handle(Kind.SHIPMENT, key, call);
     }
 
     @GET
     @Path("ledger")
     @RolesAllowed(Caller.STAFF)
-    @Operation(summary = "Sandbox: the charges, refunds and shipments made for an order, and the calls that arrived")
+    @Operation(operationId = "sandboxLedger",
+            summary = "Sandbox: the charges, refunds and shipments made for an order, and the calls that arrived")
+    @SecurityRequirement(name = ApiDocument.BASIC)
+    @SecurityRequirement(name = ApiDocument.BEARER)
+    @APIResponse(responseCode = "200", description = "What the providers did for the order",
+            content = @Content(schema = @Schema(implementation = SandboxLedger.class)))
+    @APIResponse(responseCode = "400", description = "`validation-failed`: orderId is not an order id")
+    @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
     public SandboxLedger ledger(@RestQuery String orderId) {
         requireEnabled();
         try {

@@ -10,8 +10,14 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import io.orderflow.idempotency.IdempotencyKeys;
+import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -20,6 +26,9 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @Path("/orders/token")
 @BasicAuthentication
 @Authenticated
+@Tag(name = ApiDocument.ORDERS)
+@SecurityRequirement(name = ApiDocument.BASIC)
+@SecurityRequirement(name = ApiDocument.BEARER)
 public class TokenResource {
 
     private final OrderTokens tokens;
@@ -32,10 +41,15 @@ public class TokenResource {
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Issue a one-time order token for POST /orders")
+    @Operation(operationId = "issueOrderToken", summary = "Issue a one-time order token for POST /orders")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER, description = "Optional: a retry with it answers the same token",
+            schema = @Schema(ref = "IdempotencyKey"))
     @APIResponse(responseCode = "201", description = "The token, its expiry and lifetime; Cache-Control: no-store",
             content = @Content(schema = @Schema(implementation = IssuedToken.class)))
-    @APIResponse(responseCode = "429", description = "too-many-tokens: the cap of unused tokens is reached; see Retry-After")
+    @APIResponse(responseCode = "400", description = "`idempotency-key-invalid`")
+    @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
+    @APIResponse(responseCode = "429", description = "`too-many-tokens`: the cap of unused tokens is reached; see Retry-After")
     public Response issue() {
         return Response.status(Response.Status.CREATED)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")

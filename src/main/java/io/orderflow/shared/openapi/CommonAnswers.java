@@ -1,0 +1,73 @@
+package io.orderflow.shared.openapi;
+
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+
+import io.orderflow.shared.problem.Problem;
+
+/**
+ * Completes the document with what holds for whole kinds of operations rather than for one, so no
+ * resource repeats it: an error answer declared without content is a problem detail; a secured
+ * operation may answer 401; a body may be refused as too large or of the wrong type; and any
+ * operation may find a backing service down (503, nothing changed). Answers an operation declares
+ * itself are left as they are.
+ */
+public class CommonAnswers implements OASFilter {
+
+    @Override
+    public void filterOpenAPI(OpenAPI document) {
+        if (document.getPaths() == null) {
+            return;
+        }
+        document.getPaths().getPathItems().values().forEach(path -> path.getOperations().forEach(this::complete));
+    }
+
+    private void complete(PathItem.HttpMethod method, Operation operation) {
+        APIResponses responses = operation.getResponses();
+        List<?> security = operation.getSecurity();
+        if (security != null && !security.isEmpty()) {
+            addIfAbsent(responses, "401", "`unauthorized`: no or wrong credentials; see WWW-Authenticate", null);
+        }
+        if (method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PUT) {
+            addIfAbsent(responses, "413", "`payload-too-large`: the body is over 1 MiB", null);
+            addIfAbsent(responses, "415", "`unsupported-media-type`: a multipart body, or a body that is not application/json", null);
+        }
+        addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering; nothing was changed, retry "
+                + "after Retry-After", Map.of("Retry-After", retryAfter()));
+        responses.getAPIResponses().forEach((status, response) -> {
+            if (isError(status) && response.getContent() == null && response.getRef() == null) {
+                response.setContent(OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE, OASFactory.createMediaType()
+                        .schema(OASFactory.createSchema().ref(ApiDocument.PROBLEM))));
+            }
+        });
+    }
+
+    private static void addIfAbsent(APIResponses responses, String status, String description, Map<String, Header> headers) {
+        if (!responses.hasAPIResponse(status)) {
+            APIResponse response = OASFactory.createAPIResponse().description(description);
+            if (headers != null) {
+                response.setHeaders(headers);
+            }
+            responses.addAPIResponse(status, response);
+        }
+    }
+
+    private static Header retryAfter() {
+        return OASFactory.createHeader().description("Seconds to wait before retrying")
+                .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER));
+    }
+
+    private static boolean isError(String status) {
+        return status.startsWith("4") || status.startsWith("5");
+    }
+}
