@@ -1,4 +1,4 @@
--- Demo catalog, loaded only where the placeholder demo_catalog is true: the dev, test and demo
+-- Demo catalog, loaded only where the placeholder demo_data is true: the dev, test and demo
 -- profiles, never production (see application.properties). Flyway counts the placeholder's value
 -- in this migration's checksum, so a database first run without it gets the catalog when a demo
 -- profile starts on it. A product that is already there is left as it is, so running this again
@@ -15,5 +15,5 @@ SELECT * FROM (VALUES
     ('LAMP-DESK-LED', 'LED desk lamp', 'Dimmable, three colour temperatures, USB-C powered.', 199.00, 'CNY', true, 50),
     ('CAL-WALL-2025', 'Wall calendar 2025', 'Twelve ink-wash landscapes. No longer sold.', 35.00, 'CNY', false, 40)
 ) AS demo (sku, name, description, price, currency, active, on_hand)
-WHERE ${demo_catalog}
+WHERE ${demo_data}
 ON CONFLICT (sku) DO NOTHING;

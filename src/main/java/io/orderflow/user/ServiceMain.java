@@ -1,0 +1,50 @@
+package io.orderflow.user;
+
+import java.util.Arrays;
+import java.util.Map;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+
+/**
+ * The packaged app's entry point. Without arguments it serves as it always has; with a command
+ * ({@value AddUserCommand#NAME}) it runs that command against the configured database and exits,
+ * without opening the HTTP port or running the scheduled jobs.
+ */
+@QuarkusMain
+public class ServiceMain implements QuarkusApplication {
+
+    /** Read when Quarkus starts, so they are set before it does, and only for a command's run. */
+    private static final Map<String, String> COMMAND_MODE = Map.of(
+            "quarkus.http.host-enabled", "false",
+            "quarkus.scheduler.enabled", "false");
+
+    private final AddUserCommand addUser;
+
+    public ServiceMain(AddUserCommand addUser) {
+        this.addUser = addUser;
+    }
+
+    public static void main(String... args) {
+        if (args.length == 0) {
+            Quarkus.run(args);
+            return;
+        }
+        COMMAND_MODE.forEach(System::setProperty);
+        try {
+            Quarkus.run(ServiceMain.class, args);
+        } finally {
+            COMMAND_MODE.keySet().forEach(System::clearProperty);
+        }
+    }
+
+    @Override
+    public int run(String... args) {
+        if (!args[0].equals(AddUserCommand.NAME)) {
+            System.err.println("Unknown command " + args[0] + ". " + AddUserCommand.USAGE);
+            return AddUserCommand.INVALID;
+        }
+        return addUser.run(Arrays.asList(args).subList(1, args.length), System.in, System.out, System.err);
+    }
+}

@@ -1,0 +1,73 @@
+package io.orderflow.user;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import io.orderflow.shared.security.Caller;
+import io.quarkus.elytron.security.common.BcryptUtil;
+
+/** Adds users to the users table, their passwords hashed with bcrypt at the configured cost. */
+@ApplicationScoped
+public class UserAccounts {
+
+    public static final Set<String> ROLES = Set.of("customer", Caller.STAFF);
+    /** The same rule as the table's constraint: lower case, no braces (names sit in Redis hash tags). */
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,63}");
+    /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
+    static final int MAX_PASSWORD_BYTES = 72;
+
+    private final EntityManager entityManager;
+    private final UserConfig config;
+
+    public UserAccounts(EntityManager entityManager, UserConfig config) {
+        this.entityManager = entityManager;
+        this.config = config;
+    }
+
+    /**
+     * Adds a user; returns false, changing nothing, when the name is taken.
+     *
+     * @throws IllegalArgumentException naming what is wrong with the name, role or password
+     */
+    @Transactional
+    public boolean add(String name, String role, String password) {
+        checkNameAndRole(name, role);
+        if (password.length() < config.minPasswordLength()) {
+            throw new IllegalArgumentException("the password must have at least " + config.minPasswordLength() + " characters");
+        }
+        if (password.getBytes(StandardCharsets.UTF_8).length > MAX_PASSWORD_BYTES) {
+            throw new IllegalArgumentException("the password must fit in " + MAX_PASSWORD_BYTES + " bytes of UTF-8, all bcrypt reads");
+        }
+        return entityManager.createNativeQuery("INSERT INTO users (name, password, role) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO NOTHING")
+                .setParameter(1, name)
+                .setParameter(2, BcryptUtil.bcryptHash(password, config.bcryptCost()))
+                .setParameter(3, role)
+                .executeUpdate() == 1;
+    }
+
+    /** Whether the name is taken, to say so before anyone types a password; {@link #add} decides. */
+    @Transactional
+    public boolean exists(String name) {
+        return User.findById(name) != null;
+    }
+
+    /**
+     * Checks a new user's name and role, before anyone is asked for a password.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public void checkNameAndRole(String name, String role) {
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("the name must be 1 to 64 lower-case letters, digits, '.', '_', '@' or '-',"
+                    + " starting with a letter or digit");
+        }
+        if (!ROLES.contains(role)) {
+            throw new IllegalArgumentException("the role must be customer or staff");
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.orderflow.user;
+
+import static io.orderflow.support.Api.act;
+import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.newOrder;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.Orders;
+import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
+import io.quarkus.elytron.security.common.BcryptUtil;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.filter.cookie.CookieFilter;
+
+/** Users from the users table sign in with HTTP Basic and the login form, with the roles stored there. */
+@QuarkusTest
+@WithTestResource(TestServers.class)
+class SignInTest {
+
+    @Inject
+    AddUserCommand addUser;
+
+    @Test
+    void theDemoUsersSignInWithTheirRoles() {
+        String id = newOrder("alice");
+        act("alice", id, "pay").then().statusCode(200);
+        act("bob", id, "pay").then().statusCode(404);
+        act("alice", id, "ship").then().statusCode(403);
+        act("ops", id, "ship").then().statusCode(200).body("status", equalTo("shipped"));
+    }
+
+    @Test
+    void aWrongPasswordOrAnUnknownUserIsRefused() {
+        given().auth().preemptive().basic("alice", "bob").get("/orders")
+                .then().statusCode(401).header("WWW-Authenticate", "Basic realm=\"orders\"");
+        given().auth().preemptive().basic("mallory", "mallory").get("/orders").then().statusCode(401);
+        given().redirects().follow(false).formParam("j_username", "alice").formParam("j_password", "Alice")
+                .post("/j_security_check").then().statusCode(302).header("Location", containsString("/login?error=true"));
+    }
+
+    @Test
+    void passwordsAreStoredAsBcryptHashes() {
+        for (String user : List.of("alice", "bob", "ops")) {
+            String stored = Orders.value("SELECT password FROM users WHERE name = ?", user);
+            assertThat(stored).startsWith("$2a$04$").hasSize(60);
+            assertThat(BcryptUtil.matches(user, stored)).isTrue();
+        }
+        assertThat(Orders.value("SELECT string_agg(name || ':' || role, ',' ORDER BY name) FROM users WHERE name IN ('alice', 'bob', 'ops')"))
+                .isEqualTo("alice:customer,bob:customer,ops:staff");
+    }
+
+    @Test
+    void aUserAddedByTheCommandSignsInWithBasicAndTheForm() {
+        String name = "carol-" + UUID.randomUUID().toString().substring(0, 8);
+        String password = "carol's long password";
+        Run added = run(password + "\n", name, "customer");
+        assertThat(added.exitCode()).as(added.err()).isEqualTo(AddUserCommand.ADDED);
+        assertThat(added.out()).contains("User " + name + " added with role customer.");
+        assertThat(Orders.value("SELECT password FROM users WHERE name = ?", name)).startsWith("$2a$10$").doesNotContain(password);
+
+        given().auth().preemptive().basic(name, password).get("/orders").then().statusCode(200);
+        given().auth().preemptive().basic(name, name).get("/orders").then().statusCode(401);
+
+        CookieFilter cookies = new CookieFilter();
+        given().filter(cookies).redirects().follow(false).formParam("j_username", name).formParam("j_password", password)
+                .post("/j_security_check").then().statusCode(302).header("Location", endsWith("/checkout"));
+        given().filter(cookies).redirects().follow(false).get("/checkout").then().statusCode(200).body(containsString("name=\"token\""));
+    }
+
+    @Test
+    void theCommandRefusesATakenNameAndBadInput() {
+        String name = "dave-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(run("dave's first password\n", name, "staff").exitCode()).isEqualTo(AddUserCommand.ADDED);
+        String stored = Orders.value("SELECT password FROM users WHERE name = ?", name);
+
+        Run taken = run("dave's other password\n", name, "customer");
+        assertThat(taken.exitCode()).isEqualTo(AddUserCommand.NAME_TAKEN);
+        assertThat(taken.err()).contains("User " + name + " already exists; nothing changed.");
+        assertThat(Orders.value("SELECT password || ' ' || role FROM users WHERE name = ?", name)).isEqualTo(stored + " staff");
+
+        assertRefused(run("a long enough password\n", "Dave", "customer"), "the name must be 1 to 64 lower-case letters");
+        assertRefused(run("a long enough password\n", "{eve}", "customer"), "the name must be 1 to 64 lower-case letters");
+        assertRefused(run("a long enough password\n", "e".repeat(65), "customer"), "the name must be 1 to 64 lower-case letters");
+        assertRefused(run("a long enough password\n", "eve", "admin"), "the role must be customer or staff");
+        assertRefused(run("short\n", "eve", "customer"), "the password must have at least 12 characters");
+        assertRefused(run("é".repeat(37) + "\n", "eve", "customer"), "the password must fit in 72 bytes of UTF-8");
+        assertRefused(run("", "eve", "customer"), "no password on stdin");
+        assertRefused(run("a long enough password\n", "eve"), AddUserCommand.USAGE);
+        assertThat(Orders.value("SELECT count(*) FROM users WHERE name IN ('eve', 'dave', '{eve}')")).isEqualTo("0");
+    }
+
+    @Test
+    void usersAddedByTheTestHelperSignIn() {
+        String name = "frank-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(name, "staff");
+        as(name).get("/outbox/dead-letters").then().statusCode(200);
+    }
+
+    private static void assertRefused(Run run, String message) {
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(AddUserCommand.INVALID);
+        assertThat(run.err()).contains(message);
+    }
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private Run run(String stdin, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exitCode = addUser.run(List.of(args), new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}
