@@ -41,6 +41,11 @@ public class ServiceMain implements QuarkusApplication {
 
     @Override
     public int run(String... args) {
+        if (args.length == 0) {
+            // Dev mode starts the application itself rather than through main: serve until stopped.
+            Quarkus.waitForExit();
+            return 0;
+        }
         if (!args[0].equals(AddUserCommand.NAME)) {
             System.err.println("Unknown command " + args[0] + ". " + AddUserCommand.USAGE);
             return AddUserCommand.INVALID;
