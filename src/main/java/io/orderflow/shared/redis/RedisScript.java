@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.orderflow.shared.Hashing;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -49,6 +51,13 @@ public final class RedisScript {
             }
             return redis.execute("EVAL", arguments(source, keys, args));
         }
+    }
+
+    /** The same, without blocking: for callers on an event loop. */
+    public Uni<Response> run(ReactiveRedisDataSource redis, List<String> keys, Object... args) {
+        return redis.execute("EVALSHA", arguments(sha1, keys, args))
+                .onFailure(e -> RedisErrors.mentions(e, "NOSCRIPT"))
+                .recoverWithUni(() -> redis.execute("EVAL", arguments(source, keys, args)));
     }
 
     public String name() {

@@ -1,0 +1,21 @@
+package io.orderflow.login;
+
+import java.time.Duration;
+
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+
+/** A sign-in refused, before its password was checked, because too many failed recently. */
+public class SignInRefusedException extends ProblemException {
+
+    public SignInRefusedException(Duration retryAfter) {
+        super(Problem.of(429, "too-many-sign-in-failures", "Too many failed sign-ins",
+                "Too many wrong passwords were sent for this user or from this address; try again after Retry-After seconds."),
+                retryAfter);
+    }
+
+    /** Whole seconds until sign-ins are taken again, at least 1. */
+    public long retryAfterSeconds() {
+        return Math.max(1, (retryAfter().toMillis() + 999) / 1000);
+    }
+}
