@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -73,5 +74,23 @@ class RequestBodiesTest {
                 .statusCode(415)
                 .contentType("application/problem+json")
                 .body("code", equalTo("unsupported-media-type"));
+    }
+
+    /** Java's client, like curl --http2, asks to upgrade a cleartext request to HTTP/2; the answer comes over HTTP/1.1. */
+    @Test
+    void aClientAskingForHttp2IsAnsweredOverHttp11() throws Exception {
+        HttpRequest pay = HttpRequest.newBuilder(server.toURI().resolve("/orders/" + UUID.randomUUID() + "/pay"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("alice:alice".getBytes(StandardCharsets.UTF_8)))
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"paymentMethod\":\"pm_card_visa\"}"))
+                .build();
+
+        HttpResponse<String> answer = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build().send(pay, HttpResponse.BodyHandlers.ofString());
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(answer.body()).contains("\"code\":\"order-not-found\"");
+        assertThat(answer.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
     }
 }
