@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -155,6 +156,27 @@ class CsrfTest {
         String id = Api.newOrder("alice");
         as("alice").post("/orders/{id}/cancel", id).then().statusCode(200);
         assertThat(Orders.value("SELECT status FROM orders WHERE id = ?", id)).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aPostToThePagesThatIsNoFormIsRefusedWithAPageAndAnUnreadableTypeByTheApiWithAProblem() {
+        Browser alice = browser("alice");
+        String page = URI.create(placeNotebook(alice)).getPath();
+        String id = page.substring(page.lastIndexOf('/') + 1);
+        String commandId = command(alice.get(page), "cancel");
+        String before = Orders.value(STATE, id);
+
+        byte[] form = ("csrf-token=" + alice.csrfToken() + "&commandId=" + commandId).getBytes(StandardCharsets.UTF_8);
+        for (String contentType : List.of("json", "text/plain", "application/json", ";")) {
+            refused(alice.request().contentType(contentType).body(form).post(page + "/cancel"), page);
+        }
+        refused(alice.request().post(page + "/cancel"), page);
+        assertThat(Orders.value(STATE, id)).isEqualTo(before);
+
+        for (String contentType : List.of("json", ";")) {
+            as("alice").contentType(contentType).body("{}".getBytes(StandardCharsets.UTF_8)).post("/orders/token").then().statusCode(415)
+                    .contentType("application/problem+json").body("code", org.hamcrest.Matchers.equalTo("unsupported-media-type"));
+        }
     }
 
     @Test

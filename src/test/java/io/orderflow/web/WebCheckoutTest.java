@@ -332,7 +332,11 @@ class WebCheckoutTest {
 
         /** A form post as a page of the site sends it: with the page's CSRF token. */
         RequestSpecification form() {
-            return request().formParam("csrf-token", csrfToken);
+            return request().formParam("csrf-token", csrfToken());
+        }
+
+        String csrfToken() {
+            return csrfToken;
         }
 
         Response get(String path) {
