@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import io.quarkus.csrf.reactive.runtime.CsrfTokenParameterProvider;
 import io.quarkus.qute.Engine;
 import io.quarkus.qute.HtmlEscaper;
 import io.quarkus.qute.ReflectionValueResolver;
@@ -26,13 +27,16 @@ import io.quarkus.qute.Variant;
 /**
  * Renders the Qute templates under {@code src/main/resources/templates}, HTML-escaped. The Qute
  * engine is used as a library: the Quarkus extension needs a dev-mode artifact this build cannot get.
- * Templates write an instant for people as {@code {order.createdAt.readable}}: "30 Nov 2026, 10:05 UTC".
+ * Templates write an instant for people as {@code {order.createdAt.readable}}: "30 Nov 2026, 10:05 UTC",
+ * and a form's CSRF token as {@code {csrf.parameterName}} and {@code {csrf.token}} (read only by pages with a form).
  */
 @ApplicationScoped
 public class Pages {
 
     private static final DateTimeFormatter READABLE = DateTimeFormatter.ofPattern("d MMM uuuu, HH:mm 'UTC'", Locale.ENGLISH)
             .withZone(ZoneOffset.UTC);
+
+    static final MediaType HTML = MediaType.TEXT_HTML_TYPE.withCharset("UTF-8");
 
     private final Engine engine = Engine.builder()
             .addDefaults()
@@ -45,16 +49,26 @@ public class Pages {
             .strictRendering(false)
             .build();
 
+    private final CsrfTokenParameterProvider csrf;
+
+    public Pages(CsrfTokenParameterProvider csrf) {
+        this.csrf = csrf;
+    }
+
     /**
      * A page with the given status. Only the user's own browser keeps it, and revalidates it before
      * reuse; its history may show it again as it was, so the back button brings back the very form
      * (and one-time token) that was submitted, and resubmitting it lands on the same order.
      */
     public Response page(int status, String template, Map<String, Object> data) {
-        var instance = engine.getTemplate(template).instance();
+        return Response.status(status).type(HTML).header("Cache-Control", "private, no-cache").entity(render(template, data)).build();
+    }
+
+    /** The template as HTML. */
+    String render(String template, Map<String, Object> data) {
+        var instance = engine.getTemplate(template).instance().data("csrf", csrf);
         data.forEach(instance::data);
-        return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "private, no-cache")
-                .entity(instance.render()).build();
+        return instance.render();
     }
 
     private static Optional<TemplateLocator.TemplateLocation> locate(String id) {

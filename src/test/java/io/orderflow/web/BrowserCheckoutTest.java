@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -24,6 +25,9 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -37,7 +41,8 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * The checkout in headless Chromium: buying from the catalog with the total in view, a price that
  * changed after the page loaded, and a double click, then the back button and a resubmit, ending on
- * one order's page. Runs where Debian's chromium and chromium-driver are installed (.ci/run installs them).
+ * one order's page, with no Content-Security-Policy violation in the page's console. Runs where Debian's
+ * chromium and chromium-driver are installed (.ci/run installs them).
  */
 @Tag("browser")
 @QuarkusTest
@@ -53,11 +58,19 @@ class BrowserCheckoutTest {
 
     @AfterEach
     void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (service != null) {
-            service.stop();
+        try {
+            if (browser != null) {
+                // Whatever the page did, the Content-Security-Policy blocked none of it.
+                assertThat(browser.manage().logs().get(LogType.BROWSER).getAll()).extracting(LogEntry::getMessage)
+                        .noneMatch(message -> message.contains("Content Security Policy") || message.contains("Content-Security-Policy"));
+            }
+        } finally {
+            if (browser != null) {
+                browser.quit();
+            }
+            if (service != null) {
+                service.stop();
+            }
         }
     }
 
@@ -141,6 +154,9 @@ class BrowserCheckoutTest {
                 "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--window-size=1280,900",
                 "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
         if (!javascript) {
             options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
         }

@@ -39,6 +39,8 @@ import io.restassured.specification.RequestSpecification;
 class WebCheckoutTest {
 
     private static final Pattern TOKEN = Pattern.compile("name=\"token\" value=\"([^\"]+)\"");
+    static final Pattern CSRF = Pattern.compile("name=\"csrf-token\" value=\"([^\"]+)\"");
+    static final Pattern SIGN_IN = Pattern.compile("action=\"(/j_security_check\\?csrf-token=[^\"]+)\"");
     private static final Pattern COMMAND = Pattern.compile("action=\"/checkout/orders/[^/]+/(\\w+)\">\\s*<input type=\"hidden\" name=\"commandId\" value=\"([^\"]+)\"");
     /** How the pages write a time, e.g. "30 Nov 2026, 10:05 UTC". */
     private static final String READABLE_TIME = "\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} UTC";
@@ -76,9 +78,7 @@ class WebCheckoutTest {
 
     @Test
     void aWrongPasswordShowsTheSignInFormAgain() {
-        Response refused = given().redirects().follow(false).formParam("j_username", "alice").formParam("j_password", "nope")
-                .post("/j_security_check");
-        refused.then().statusCode(302).header("Location", containsString("/login?error=true"));
+        signIn(new CookieFilter(), "alice", "nope").then().statusCode(302).header("Location", containsString("/login?error=true"));
     }
 
     @Test
@@ -260,9 +260,9 @@ class WebCheckoutTest {
         Response shown = alice.get(page);
         shown.then().body(not(containsString(">Ship<")));
         String payCommand = command(shown, "pay");
-        alice.request().formParam("commandId", payCommand).post(page + "/pay").then().statusCode(303)
+        alice.form().formParam("commandId", payCommand).post(page + "/pay").then().statusCode(303)
                 .header("Location", containsString(page));
-        alice.request().formParam("commandId", payCommand).post(page + "/pay").then().statusCode(303);
+        alice.form().formParam("commandId", payCommand).post(page + "/pay").then().statusCode(303);
         assertThat(Ledger.of(id).charges()).isEqualTo(1);
 
         Browser ops = browser("ops");
@@ -279,12 +279,12 @@ class WebCheckoutTest {
         Response shown = alice.get(page);
         shown.then().body(containsString("<option value=\"pm_card_visa\">")).body(containsString("<option value=\"pm_card_chargeDeclined\">"));
 
-        alice.request().formParam("commandId", command(shown, "pay")).formParam("paymentMethod", "pm_card_chargeDeclined")
+        alice.form().formParam("commandId", command(shown, "pay")).formParam("paymentMethod", "pm_card_chargeDeclined")
                 .post(page + "/pay").then().statusCode(303).header("Location", containsString("notice=payment-declined"));
         alice.get(page + "?notice=payment-declined").then().body(containsString("Your payment was declined"))
                 .body(containsString("<span class=\"status\" id=\"status\">created</span>"));
 
-        alice.request().formParam("commandId", command(alice.get(page), "pay")).formParam("paymentMethod", "pm_card_visa")
+        alice.form().formParam("commandId", command(alice.get(page), "pay")).formParam("paymentMethod", "pm_card_visa")
                 .post(page + "/pay").then().statusCode(303);
         alice.get(page).then().body(containsString("<span class=\"status\" id=\"status\">paid</span>"));
         assertThat(Ledger.of(id).charges()).isEqualTo(1);
@@ -298,58 +298,89 @@ class WebCheckoutTest {
         String id = page.substring(page.lastIndexOf('/') + 1);
 
         for (String commandId : List.of("x".repeat(256), "", "two words", "\"unterminated")) {
-            alice.request().formParam("commandId", commandId).post(page + "/pay").then()
+            alice.form().formParam("commandId", commandId).post(page + "/pay").then()
                     .statusCode(400)
                     .contentType(containsString("text/html"))
                     .body(containsString("Nothing was done"))
                     .body(containsString(">Pay<"));
         }
-        alice.request().post(page + "/cancel").then().statusCode(400).body(containsString("Nothing was done"));
+        alice.form().post(page + "/cancel").then().statusCode(400).body(containsString("Nothing was done"));
         assertThat(Ledger.of(id).charges()).isZero();
         alice.get(page).then().body(containsString("<span class=\"status\" id=\"status\">created</span>"));
 
         // The same limits as the Idempotency-Key header: a quoted command id counts by its unquoted value.
         String longest = "y".repeat(255);
-        alice.request().formParam("commandId", "\"" + longest + "\"").post(page + "/pay").then().statusCode(303);
+        alice.form().formParam("commandId", "\"" + longest + "\"").post(page + "/pay").then().statusCode(303);
         assertThat(Orders.value("SELECT command_id FROM order_history WHERE order_id = ?", id)).isEqualTo(longest);
     }
 
-    /** A signed-in browser (form login, session cookie); each request starts from a fresh specification. */
-    private record Browser(CookieFilter cookies) {
+    /**
+     * A signed-in browser (form login, session and CSRF cookies); each request starts from a fresh specification.
+     * Like a browser, its forms post the CSRF token of the last page it was shown.
+     */
+    static final class Browser {
+        private final CookieFilter cookies;
+        private String csrfToken;
+
+        Browser(CookieFilter cookies) {
+            this.cookies = cookies;
+        }
+
         RequestSpecification request() {
             return given().filter(cookies).redirects().follow(false);
         }
 
+        /** A form post as a page of the site sends it: with the page's CSRF token. */
+        RequestSpecification form() {
+            return request().formParam("csrf-token", csrfToken());
+        }
+
+        String csrfToken() {
+            return csrfToken;
+        }
+
         Response get(String path) {
-            return request().get(path);
+            Response page = request().get(path);
+            Matcher token = CSRF.matcher(page.asString());
+            if (token.find()) {
+                csrfToken = token.group(1);
+            }
+            return page;
         }
     }
 
     /** A product of the form as it is posted: the quantity typed and the price the page showed. */
-    private record Item(String sku, String quantity, String shownPrice) {
+    record Item(String sku, String quantity, String shownPrice) {
     }
 
-    private static Browser browser(String user) {
+    static Browser browser(String user) {
         CookieFilter cookies = new CookieFilter();
-        given().filter(cookies).redirects().follow(false).formParam("j_username", user).formParam("j_password", user)
-                .post("/j_security_check").then().statusCode(302);
+        signIn(cookies, user, user).then().statusCode(302);
         return new Browser(cookies);
     }
 
+    /** The sign-in form filled in and sent, with the CSRF token its page carries in the form's address. */
+    static Response signIn(CookieFilter cookies, String user, String password) {
+        Matcher action = SIGN_IN.matcher(given().filter(cookies).get("/login").asString());
+        assertThat(action.find()).as("the sign-in form").isTrue();
+        return given().filter(cookies).redirects().follow(false).formParam("j_username", user).formParam("j_password", password)
+                .post(action.group(1));
+    }
+
     /** A notebook ordered from a fresh form; returns the order page's address. */
-    private static String placeNotebook(Browser browser) {
+    static String placeNotebook(Browser browser) {
         Response form = browser.get("/checkout");
         return submit(browser, token(form), new Item("ABC-1", "1", shownPrice(form, "ABC-1"))).then().statusCode(303).extract().header("Location");
     }
 
-    private static Response submit(Browser browser, String token, Item... items) {
+    static Response submit(Browser browser, String token, Item... items) {
         return post(browser, "/checkout", token, items);
     }
 
     /** The form as a browser posts it, with only the given products (a browser would also post the others, at quantity 0). */
     private static Response post(Browser browser, String path, String token, Item... items) {
         List<Item> cart = List.of(items);
-        return browser.request().formParam("token", token)
+        return browser.form().formParam("token", token)
                 .formParam("sku", cart.stream().map(Item::sku).toList())
                 .formParam("quantity", cart.stream().map(Item::quantity).toList())
                 .formParam("unitPrice", cart.stream().map(Item::shownPrice).toList())
@@ -364,7 +395,7 @@ class WebCheckoutTest {
                 .put("/products/{sku}", sku).then().statusCode(200);
     }
 
-    private static String token(Response page) {
+    static String token(Response page) {
         Matcher token = TOKEN.matcher(page.asString());
         assertThat(token.find()).as("a token in the form").isTrue();
         return token.group(1);
@@ -377,7 +408,7 @@ class WebCheckoutTest {
         return price.group(1);
     }
 
-    private static String command(Response page, String action) {
+    static String command(Response page, String action) {
         Matcher command = COMMAND.matcher(page.asString());
         while (command.find()) {
             if (command.group(1).equals(action)) {

@@ -1,0 +1,64 @@
+package io.orderflow.web;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.quarkus.csrf.reactive.runtime.CsrfTokenParameterProvider;
+import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The sign-in form's CSRF check. Quarkus's form authentication takes the form's POST before any REST
+ * filter could see it, and reads its body itself, so the login page puts the token of the
+ * csrf-token cookie in the form's address and this route, ordered before authentication, compares
+ * the two. Without a match nobody is signed in: a page says to reload the form. With a match the
+ * cookie is dropped, so that the signed-in session draws a token of its own on its next page.
+ */
+@ApplicationScoped
+public class SignInCsrfFilter {
+
+    private final CsrfTokenParameterProvider csrf;
+    private final Pages pages;
+    private final String signIn;
+
+    public SignInCsrfFilter(CsrfTokenParameterProvider csrf, Pages pages,
+            @ConfigProperty(name = "quarkus.http.auth.form.post-location", defaultValue = "/j_security_check") String signIn) {
+        this.csrf = csrf;
+        this.pages = pages;
+        this.signIn = signIn;
+    }
+
+    void register(@Observes Router router) {
+        router.route(HttpMethod.POST, signIn).order(-SecurityHandlerPriorities.AUTHENTICATION - 1).handler(this::check);
+    }
+
+    private void check(RoutingContext context) {
+        Cookie cookie = context.request().getCookie(csrf.getCookieName());
+        List<String> sent = context.queryParam(csrf.getParameterName());
+        if (cookie == null || sent.size() != 1 || !sameToken(cookie.getValue(), sent.get(0))) {
+            // The form's body is not read: the connection closes, as the rest of it may still be on its way.
+            context.response().setStatusCode(403)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Pages.HTML.toString())
+                    .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+                    .putHeader(HttpHeaders.CONNECTION, "close")
+                    .end(CsrfRefusalPage.html(pages, "/login"));
+            return;
+        }
+        context.response().removeCookie(csrf.getCookieName());
+        context.next();
+    }
+
+    private static boolean sameToken(String cookie, String sent) {
+        return !cookie.isEmpty() && MessageDigest.isEqual(cookie.getBytes(StandardCharsets.UTF_8), sent.getBytes(StandardCharsets.UTF_8));
+    }
+}

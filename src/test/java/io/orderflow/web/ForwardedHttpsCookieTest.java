@@ -1,0 +1,61 @@
+package io.orderflow.web;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+
+/** Behind a TLS-terminating proxy that is trusted to say so, a request it received over HTTPS gets Secure cookies. */
+@QuarkusTest
+@TestProfile(ForwardedHttpsCookieTest.BehindProxy.class)
+@WithTestResource(TestServers.class)
+class ForwardedHttpsCookieTest {
+
+    /** The proxy settings the README gives for a deployment behind a proxy. */
+    public static class BehindProxy implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.http.proxy.proxy-address-forwarding", "true", "quarkus.http.proxy.allow-x-forwarded", "true");
+        }
+    }
+
+    @Test
+    void cookiesAreSecureWhenTheProxyReceivedTheRequestOverHttps() {
+        Response login = given().header("X-Forwarded-Proto", "https").get("/login");
+        Map<String, String> csrf = SetCookies.of(login, "csrf-token");
+        assertThat(csrf).containsKey("secure").containsKey("httponly").containsEntry("samesite", "Lax");
+
+        Response signedIn = signIn(login, csrf.get("="), "https");
+        assertThat(signedIn.statusCode()).isEqualTo(302);
+        assertThat(SetCookies.of(signedIn, "quarkus-credential")).containsKey("secure").containsKey("httponly").containsEntry("samesite", "Strict");
+    }
+
+    @Test
+    void cookiesAreNotSecureWhenTheProxyReceivedTheRequestOverHttp() {
+        Response login = given().header("X-Forwarded-Proto", "http").get("/login");
+        Map<String, String> csrf = SetCookies.of(login, "csrf-token");
+        assertThat(csrf).doesNotContainKey("secure").containsKey("httponly");
+
+        Response signedIn = signIn(login, csrf.get("="), "http");
+        assertThat(signedIn.statusCode()).isEqualTo(302);
+        assertThat(SetCookies.of(signedIn, "quarkus-credential")).doesNotContainKey("secure").containsKey("httponly");
+    }
+
+    /** The login page's form sent back as alice, through the proxy over the given scheme. */
+    private static Response signIn(Response loginPage, String csrfCookie, String scheme) {
+        Matcher action = WebCheckoutTest.SIGN_IN.matcher(loginPage.asString());
+        assertThat(action.find()).isTrue();
+        return given().redirects().follow(false).header("X-Forwarded-Proto", scheme).cookie("csrf-token", csrfCookie)
+                .formParam("j_username", "alice").formParam("j_password", "alice").post(action.group(1));
+    }
+}
