@@ -1,5 +1,6 @@
 package io.orderflow.login;
 
+import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -20,6 +21,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.filter.cookie.CookieFilter;
 import io.restassured.response.Response;
 
 /**
@@ -81,7 +83,8 @@ class SignInThrottlingTest {
                 .statusCode(429)
                 .contentType(containsString("text/html"))
                 .body(containsString("Too many failed sign-ins"))
-                .body(containsString("action=\"/j_security_check\""))
+                .body(containsString("<a href=\"/login\">"))
+                .body(not(containsString("j_security_check")))
                 .body(not(containsString("Exception")));
         assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 4L);
         assertThat(refused.cookie("quarkus-credential")).as("no session for a refused sign-in").isNull();
@@ -152,7 +155,6 @@ class SignInThrottlingTest {
     }
 
     private static Response form(String address, String user, String password) {
-        return given().header("X-Forwarded-For", address).redirects().follow(false)
-                .formParam("j_username", user).formParam("j_password", password).post("/j_security_check");
+        return signIn(given().header("X-Forwarded-For", address), new CookieFilter(), user, password);
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.login;
 
+import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -16,6 +17,7 @@ import io.orderflow.support.PrivateRedis;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.filter.cookie.CookieFilter;
 
 /**
  * Throttling fails open: while Redis is down, sign-ins are checked as usual, unthrottled, and the
@@ -36,7 +38,7 @@ class SignInWithoutRedisTest {
         try {
             given().auth().preemptive().basic("ops", "wrong").get("/products?limit=1").then().statusCode(401);
             given().auth().preemptive().basic("ops", "ops").get("/products?limit=1").then().statusCode(200);
-            given().redirects().follow(false).formParam("j_username", "bob").formParam("j_password", "bob").post("/j_security_check")
+            signIn(new CookieFilter(), "bob", "bob")
                     .then().statusCode(302).header("Location", containsString("/checkout"));
             assertThat(metrics.counter("orders.login.throttle.unavailable", "step", "check").count()).isGreaterThanOrEqualTo(skipped + 3);
         } finally {

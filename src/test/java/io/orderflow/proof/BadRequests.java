@@ -21,14 +21,14 @@ final class BadRequests {
 
     /**
      * What the requests aim at: alice's order token under test, a token of bob's, real orders of
-     * alice and bob, a product of this run (the only one staff requests may change) and the
-     * session cookies of signed-in browsers by user.
+     * alice and bob, a product of this run (the only one staff requests may change), the
+     * cookies of signed-in browsers by user and the CSRF token those cookies carry.
      */
     record Targets(String orderToken, String bobsToken, List<String> aliceOrders, String bobsOrder, String product,
-            Map<String, String> sessions) {
+            Map<String, String> sessions, String csrfToken) {
 
         Targets withOrderToken(String token) {
-            return new Targets(token, bobsToken, aliceOrders, bobsOrder, product, sessions);
+            return new Targets(token, bobsToken, aliceOrders, bobsOrder, product, sessions, csrfToken);
         }
     }
 
@@ -441,6 +441,10 @@ final class BadRequests {
     }
 
     private RawHttp.Request form(RawHttp.Request request, List<String> fields) {
+        if (!request.target.startsWith("/j_security_check")) {
+            // The pages' forms carry their CSRF token, so that most requests reach the form's own checks.
+            field(fields, "csrf-token", chance(90) ? targets.csrfToken() : junkText());
+        }
         String contentType = chance(88) ? FORM : pick(ODD_CONTENT_TYPES);
         String body = chance(95) ? String.join("&", fields) : pick("", "&&&", "=", "%zz", "token", "\u0000=\u0000");
         return request.body(contentType, utf8(body));

@@ -4,6 +4,7 @@ import static io.orderflow.support.Api.ORDER;
 import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
+import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +35,7 @@ import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.filter.cookie.CookieFilter;
 import io.restassured.response.Response;
 
 /**
@@ -72,8 +74,9 @@ class GeneratedBadInputTest {
 
     @Test
     void noBadRequestFailsTheServerShowsItsInsidesOrWritesAnything() throws IOException, SQLException {
+        String csrf = given().get("/login").cookie("csrf-token");
         BadRequests.Targets targets = new BadRequests.Targets(newToken("alice"), newToken("bob"), List.of(newOrder("alice"), newOrder("alice")),
-                newOrder("bob"), Products.newProduct("10.00", 1000), Map.of("alice", signedIn("alice"), "ops", signedIn("ops")));
+                newOrder("bob"), Products.newProduct("10.00", 1000), Map.of("alice", signedIn("alice", csrf), "ops", signedIn("ops", csrf)), csrf);
         BadRequests generator = new BadRequests(SEED);
         Map<Integer, Integer> statuses = new TreeMap<>();
         List<String> failures = new ArrayList<>();
@@ -200,11 +203,10 @@ class GeneratedBadInputTest {
         }
     }
 
-    /** The session cookie of a browser signed in with the form. */
-    private static String signedIn(String user) {
-        String session = given().redirects().follow(false).formParam("j_username", user).formParam("j_password", user)
-                .post("/j_security_check").then().statusCode(302).extract().cookie("quarkus-credential");
-        return "quarkus-credential=" + session;
+    /** The cookies of a browser signed in with the form that holds the given CSRF token. */
+    private static String signedIn(String user, String csrf) {
+        String session = signIn(new CookieFilter(), user, user).then().statusCode(302).extract().cookie("quarkus-credential");
+        return "quarkus-credential=" + session + "; csrf-token=" + csrf;
     }
 
     private static String summary(Map<Integer, Integer> statuses, Duration took) {

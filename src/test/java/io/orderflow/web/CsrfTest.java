@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.SignInForm;
 import io.orderflow.support.Api;
 import io.orderflow.support.Ledger;
 import io.orderflow.support.Orders;
@@ -194,7 +195,7 @@ class CsrfTest {
 
     /** The address the login page's form posts to, with the token of the cookie it sets. */
     static String signInAction(CookieFilter cookies) {
-        Matcher action = WebCheckoutTest.SIGN_IN.matcher(given().filter(cookies).get("/login").asString());
+        Matcher action = SignInForm.ACTION.matcher(given().filter(cookies).get("/login").asString());
         assertThat(action.find()).isTrue();
         return action.group(1);
     }

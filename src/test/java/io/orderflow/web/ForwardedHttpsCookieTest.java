@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.SignInForm;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -53,7 +54,7 @@ class ForwardedHttpsCookieTest {
 
     /** The login page's form sent back as alice, through the proxy over the given scheme. */
     private static Response signIn(Response loginPage, String csrfCookie, String scheme) {
-        Matcher action = WebCheckoutTest.SIGN_IN.matcher(loginPage.asString());
+        Matcher action = SignInForm.ACTION.matcher(loginPage.asString());
         assertThat(action.find()).isTrue();
         return given().redirects().follow(false).header("X-Forwarded-Proto", scheme).cookie("csrf-token", csrfCookie)
                 .formParam("j_username", "alice").formParam("j_password", "alice").post(action.group(1));

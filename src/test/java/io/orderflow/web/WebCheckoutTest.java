@@ -1,6 +1,7 @@
 package io.orderflow.web;
 
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -40,7 +41,6 @@ class WebCheckoutTest {
 
     private static final Pattern TOKEN = Pattern.compile("name=\"token\" value=\"([^\"]+)\"");
     static final Pattern CSRF = Pattern.compile("name=\"csrf-token\" value=\"([^\"]+)\"");
-    static final Pattern SIGN_IN = Pattern.compile("action=\"(/j_security_check\\?csrf-token=[^\"]+)\"");
     private static final Pattern COMMAND = Pattern.compile("action=\"/checkout/orders/[^/]+/(\\w+)\">\\s*<input type=\"hidden\" name=\"commandId\" value=\"([^\"]+)\"");
     /** How the pages write a time, e.g. "30 Nov 2026, 10:05 UTC". */
     private static final String READABLE_TIME = "\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} UTC";
@@ -357,14 +357,6 @@ class WebCheckoutTest {
         CookieFilter cookies = new CookieFilter();
         signIn(cookies, user, user).then().statusCode(302);
         return new Browser(cookies);
-    }
-
-    /** The sign-in form filled in and sent, with the CSRF token its page carries in the form's address. */
-    static Response signIn(CookieFilter cookies, String user, String password) {
-        Matcher action = SIGN_IN.matcher(given().filter(cookies).get("/login").asString());
-        assertThat(action.find()).as("the sign-in form").isTrue();
-        return given().filter(cookies).redirects().follow(false).formParam("j_username", user).formParam("j_password", password)
-                .post(action.group(1));
     }
 
     /** A notebook ordered from a fresh form; returns the order page's address. */
