@@ -1,5 +1,7 @@
 package io.orderflow.user;
 
+import java.time.Duration;
+
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
@@ -23,4 +25,12 @@ public interface UserConfig {
     @WithDefault("12")
     @Min(1)
     int minPasswordLength();
+
+    /**
+     * How long a password verified for a user is taken as verified again without its bcrypt hash:
+     * HTTP Basic sends it with every request. A password changed or a user removed in the database
+     * stops working on an instance that verified it at most this long after; 0S checks every time.
+     */
+    @WithDefault("60S")
+    Duration verifiedFor();
 }

@@ -1,0 +1,104 @@
+package io.orderflow.user;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Set;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.IdentityProvider;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.security.spi.runtime.AuthenticationSuccessEvent;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Passwords verified in the last {@code orders.users.verified-for}, so that HTTP Basic, which sends
+ * the password with every request, costs one bcrypt check and one user lookup per user and period
+ * instead of per request. Only a password that signed in is remembered, under an HMAC with a key
+ * drawn at start (never the password itself); a wrong one always goes to the user store (and to
+ * sign-in throttling, which runs before this).
+ */
+@ApplicationScoped
+public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+
+    private static final String PENDING = VerifiedPasswords.class.getName() + ".pending";
+    private static final int MAX_ENTRIES = 10_000;
+
+    private final Cache<String, Verified> verified;
+    private final SecretKeySpec key;
+
+    /** Who signed in, with which roles. */
+    private record Verified(String name, Set<String> roles) {
+    }
+
+    public VerifiedPasswords(UserConfig config) {
+        this.verified = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).expireAfterWrite(config.verifiedFor()).build();
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        this.key = new SecretKeySpec(secret, "HmacSHA256");
+    }
+
+    @Override
+    public Class<UsernamePasswordAuthenticationRequest> getRequestType() {
+        return UsernamePasswordAuthenticationRequest.class;
+    }
+
+    /** After sign-in throttling and the name check, before the user store. */
+    @Override
+    public int priority() {
+        return Integer.MAX_VALUE - 2;
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(UsernamePasswordAuthenticationRequest request, AuthenticationRequestContext context) {
+        RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(request);
+        if (http == null) {
+            return Uni.createFrom().nullItem();
+        }
+        String fingerprint = fingerprint(request.getUsername(), request.getPassword().getPassword());
+        Verified known = verified.getIfPresent(fingerprint);
+        if (known == null) {
+            http.put(PENDING, fingerprint);
+            return Uni.createFrom().nullItem();
+        }
+        return Uni.createFrom().item(QuarkusSecurityIdentity.builder()
+                .setPrincipal(new QuarkusPrincipal(known.name()))
+                .addRoles(known.roles())
+                .build());
+    }
+
+    void signedIn(@Observes AuthenticationSuccessEvent event) {
+        if (event.getEventProperties().get(RoutingContext.class.getName()) instanceof RoutingContext http
+                && http.get(PENDING) instanceof String fingerprint) {
+            SecurityIdentity identity = event.getSecurityIdentity();
+            verified.put(fingerprint, new Verified(identity.getPrincipal().getName(), Set.copyOf(identity.getRoles())));
+        }
+    }
+
+    private String fingerprint(String name, char[] password) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            mac.update(name.getBytes(StandardCharsets.UTF_8));
+            mac.update((byte) 0);
+            return Base64.getEncoder().encodeToString(mac.doFinal(new String(password).getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is always available", e);
+        }
+    }
+}
