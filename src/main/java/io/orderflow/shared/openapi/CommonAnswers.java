@@ -18,7 +18,7 @@ import io.orderflow.shared.problem.Problem;
 /**
  * Completes the document with what holds for whole kinds of operations rather than for one, so no
  * resource repeats it: an error answer declared without content is a problem detail; a secured
- * operation may answer 401; a body may be refused as too large or of the wrong type; and any
+ * operation may answer 401, and 429 when sign-ins are throttled; a body may be refused as too large or of the wrong type; and any
  * operation may find a backing service down (503, nothing changed). Answers an operation declares
  * itself are left as they are.
  */
@@ -37,6 +37,7 @@ public class CommonAnswers implements OASFilter {
         List<?> security = operation.getSecurity();
         if (security != null && !security.isEmpty()) {
             addIfAbsent(responses, "401", "`unauthorized`: no or wrong credentials; see WWW-Authenticate", null);
+            signInRefusal(responses);
         }
         if (method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PUT) {
             addIfAbsent(responses, "413", "`payload-too-large`: the body is over 1 MiB", null);
@@ -59,6 +60,18 @@ public class CommonAnswers implements OASFilter {
                 response.setHeaders(headers);
             }
             responses.addAPIResponse(status, response);
+        }
+    }
+
+    /** Basic credentials of a user, or from an address, with too many recent failures are refused before they are checked. */
+    private static void signInRefusal(APIResponses responses) {
+        String refusal = "`too-many-sign-in-failures`: too many wrong passwords lately for this user or from this address; "
+                + "retry after Retry-After";
+        APIResponse declared = responses.getAPIResponse("429");
+        if (declared == null) {
+            addIfAbsent(responses, "429", refusal, Map.of("Retry-After", retryAfter()));
+        } else {
+            declared.setDescription(declared.getDescription() + "; or " + refusal);
         }
     }
 
