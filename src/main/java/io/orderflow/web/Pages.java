@@ -16,7 +16,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import io.quarkus.csrf.reactive.runtime.CsrfTokenParameterProvider;
 import io.quarkus.qute.Engine;
 import io.quarkus.qute.HtmlEscaper;
 import io.quarkus.qute.ReflectionValueResolver;
@@ -49,9 +48,9 @@ public class Pages {
             .strictRendering(false)
             .build();
 
-    private final CsrfTokenParameterProvider csrf;
+    private final CsrfTokens csrf;
 
-    public Pages(CsrfTokenParameterProvider csrf) {
+    public Pages(CsrfTokens csrf) {
         this.csrf = csrf;
     }
 

@@ -1,7 +1,5 @@
 package io.orderflow.web;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,9 +7,7 @@ import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import io.quarkus.csrf.reactive.runtime.CsrfTokenParameterProvider;
 import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
-import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
@@ -27,13 +23,11 @@ import io.vertx.ext.web.RoutingContext;
 @ApplicationScoped
 public class SignInCsrfFilter {
 
-    private final CsrfTokenParameterProvider csrf;
     private final Pages pages;
     private final String signIn;
 
-    public SignInCsrfFilter(CsrfTokenParameterProvider csrf, Pages pages,
+    public SignInCsrfFilter(Pages pages,
             @ConfigProperty(name = "quarkus.http.auth.form.post-location", defaultValue = "/j_security_check") String signIn) {
-        this.csrf = csrf;
         this.pages = pages;
         this.signIn = signIn;
     }
@@ -43,22 +37,17 @@ public class SignInCsrfFilter {
     }
 
     private void check(RoutingContext context) {
-        Cookie cookie = context.request().getCookie(csrf.getCookieName());
-        List<String> sent = context.queryParam(csrf.getParameterName());
-        if (cookie == null || sent.size() != 1 || !sameToken(cookie.getValue(), sent.get(0))) {
+        List<String> sent = context.queryParam(CsrfTokens.NAME);
+        if (sent.size() != 1 || !CsrfTokens.matches(context, sent.get(0))) {
             // The form's body is not read: the connection closes, as the rest of it may still be on its way.
             context.response().setStatusCode(403)
                     .putHeader(HttpHeaders.CONTENT_TYPE, Pages.HTML.toString())
                     .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
                     .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end(CsrfRefusalPage.html(pages, "/login"));
+                    .end(CsrfCheck.html(pages, "/login"));
             return;
         }
-        context.response().removeCookie(csrf.getCookieName());
+        CsrfTokens.drop(context);
         context.next();
-    }
-
-    private static boolean sameToken(String cookie, String sent) {
-        return !cookie.isEmpty() && MessageDigest.isEqual(cookie.getBytes(StandardCharsets.UTF_8), sent.getBytes(StandardCharsets.UTF_8));
     }
 }
