@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Starts the README's run command (./mvnw quarkus:dev) and waits until /q/health/ready says UP.
-# Usage: ops/dev-smoke.sh [seconds, default 60]
-# It uses a schema and key prefix of its own on the local servers and removes both afterwards.
+# Starts the README's run command (./mvnw quarkus:dev), waits until /q/health/ready says UP, then
+# takes an order token and places one order as the demo user alice, and stops.
+# Usage: ops/dev-smoke.sh [seconds, default 60]; MAVEN_ARGS=-o runs Maven offline.
+# It uses a schema and key prefix of its own on the local servers and removes both afterwards; where
+# those servers do not answer, dev mode runs on embedded ones (the log line saying so is shown).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,10 +25,19 @@ cleanup() {
   kill -- -"$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   psql -h 127.0.0.1 -U root -d test -qc "DROP SCHEMA IF EXISTS $run CASCADE" >/dev/null 2>&1 || true
-  redis-cli -h 127.0.0.1 --scan --pattern "$run:*" | xargs -r redis-cli -h 127.0.0.1 del >/dev/null || true
+  redis-cli -h 127.0.0.1 --scan --pattern "$run:*" 2>/dev/null | xargs -r redis-cli -h 127.0.0.1 del >/dev/null || true
   rm -f "$log"
 }
 trap cleanup EXIT
+
+place_order() {
+  local base="http://127.0.0.1:$port" token order
+  token=$(curl -sf -u alice:alice -X POST "$base/orders/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  order=$(curl -sf -u alice:alice -H 'Content-Type: application/json' -H "Order-Token: $token" \
+    -d '{"currency":"CNY","items":[{"sku":"ABC-1","quantity":1,"unitPrice":"12.50"}]}' "$base/orders")
+  echo "order placed: $order"
+  echo "$order" | grep -q '"status":"created"'
+}
 
 while true; do
   elapsed=$(( $(date +%s) - start ))
@@ -35,6 +46,8 @@ while true; do
     echo "dev mode ready: /q/health/ready UP after ${elapsed}s"
     cat /tmp/ready.$$; echo
     rm -f /tmp/ready.$$
+    grep -o "Embedded [A-Za-z]* started.*" "$log" || true
+    place_order
     exit 0
   fi
   if [ "$status" = 500 ] || grep -q "Failed to start" "$log"; then

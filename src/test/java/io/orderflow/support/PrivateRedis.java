@@ -9,11 +9,13 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.orderflow.shared.embedded.EmbeddedServers;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * A Redis server of the test's own, which the test may stop and start again; the shared Redis is
- * never touched. Started after {@link TestServers}, so its address is the one the app uses.
+ * never touched. Started after {@link TestServers}, so its address is the one the app uses. Where the
+ * machine has no redis-server, it runs the one embedded-redis ships.
  */
 public class PrivateRedis implements QuarkusTestResourceLifecycleManager {
 
@@ -40,7 +42,7 @@ public class PrivateRedis implements QuarkusTestResourceLifecycleManager {
     /** Starts an empty server on the same port: what a restart without persistence looks like. */
     public static void startServer() {
         try {
-            server = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+            server = new ProcessBuilder(EmbeddedServers.redisServerCommand(), "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
             throw new IllegalStateException("Cannot start a private redis-server", e);
