@@ -5,6 +5,7 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.orderflow.shared.security.SignInOrder;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -37,10 +38,9 @@ public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenti
         return UsernamePasswordAuthenticationRequest.class;
     }
 
-    /** Before every provider that checks passwords (Elytron's embedded realm has 1001, most others 0). */
     @Override
     public int priority() {
-        return Integer.MAX_VALUE;
+        return SignInOrder.THROTTLE;
     }
 
     @Override

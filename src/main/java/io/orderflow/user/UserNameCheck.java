@@ -2,6 +2,7 @@ package io.orderflow.user;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.orderflow.shared.security.SignInOrder;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
@@ -22,10 +23,9 @@ public class UserNameCheck implements IdentityProvider<UsernamePasswordAuthentic
         return UsernamePasswordAuthenticationRequest.class;
     }
 
-    /** After sign-in throttling, before quarkus-security-jpa's provider. */
     @Override
     public int priority() {
-        return Integer.MAX_VALUE - 1;
+        return SignInOrder.NAME_CHECK;
     }
 
     @Override

@@ -15,6 +15,7 @@ import jakarta.enterprise.event.Observes;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import io.orderflow.shared.security.SignInOrder;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -58,10 +59,9 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
         return UsernamePasswordAuthenticationRequest.class;
     }
 
-    /** After sign-in throttling and the name check, before the user store. */
     @Override
     public int priority() {
-        return Integer.MAX_VALUE - 2;
+        return SignInOrder.VERIFIED_PASSWORDS;
     }
 
     @Override

@@ -25,10 +25,15 @@ public final class SignInForm {
 
     /** The same, with requests built on {@code base} (e.g. a forwarded client address). */
     public static Response signIn(RequestSpecification base, CookieFilter cookies, String user, String password) {
-        Matcher action = ACTION.matcher(given().spec(base).filter(cookies).get("/login").asString());
-        assertThat(action.find()).as("the sign-in form").isTrue();
         return given().spec(base).filter(cookies).redirects().follow(false)
                 .formParam("j_username", user).formParam("j_password", password)
-                .post(action.group(1));
+                .post(action(base, cookies));
+    }
+
+    /** The address the sign-in form posts to, with the token of the csrf-token cookie its page sets. */
+    public static String action(RequestSpecification base, CookieFilter cookies) {
+        Matcher action = ACTION.matcher(given().spec(base).filter(cookies).get("/login").asString());
+        assertThat(action.find()).as("the sign-in form").isTrue();
+        return action.group(1);
     }
 }

@@ -96,7 +96,7 @@ class CsrfTest {
     @Test
     void aSignInWithoutTheTokenOrWithAnotherSignsNobodyIn() {
         CookieFilter cookies = new CookieFilter();
-        String action = signInAction(cookies);
+        String action = SignInForm.action(given(), cookies);
         String forged = action.replaceAll("csrf-token=.*", "csrf-token=" + FORGED);
 
         // The right password is checked only after the token: these are refused before form authentication runs.
@@ -116,7 +116,7 @@ class CsrfTest {
     @Test
     void aSignInPostedFromAnotherSiteSignsNobodyIn() {
         // The attacker's own sign-in form and token, posted by the victim's browser with the attacker's password.
-        String attackersAction = signInAction(new CookieFilter());
+        String attackersAction = SignInForm.action(given(), new CookieFilter());
         CookieFilter victim = new CookieFilter();
         given().filter(victim).get("/login").then().statusCode(200);
 
@@ -133,7 +133,7 @@ class CsrfTest {
     @Test
     void signingInGivesTheSessionAFreshToken() {
         CookieFilter cookies = new CookieFilter();
-        String action = signInAction(cookies);
+        String action = SignInForm.action(given(), cookies);
         String before = action.substring(action.indexOf("csrf-token=") + "csrf-token=".length());
         Response signedIn = given().filter(cookies).redirects().follow(false).formParam("j_username", "alice").formParam("j_password", "alice")
                 .post(action);
@@ -188,17 +188,9 @@ class CsrfTest {
         Map<String, String> csrf = SetCookies.of(login, "csrf-token");
         assertThat(csrf).containsKey("httponly").containsEntry("samesite", "Lax").containsEntry("path", "/").doesNotContainKey("secure");
 
-        Response signedIn = given().filter(cookies).redirects().follow(false).formParam("j_username", "alice").formParam("j_password", "alice")
-                .post(signInAction(cookies));
+        Response signedIn = SignInForm.signIn(cookies, "alice", "alice");
         Map<String, String> session = SetCookies.of(signedIn, "quarkus-credential");
         assertThat(session).containsKey("httponly").containsEntry("samesite", "Strict").doesNotContainKey("secure");
-    }
-
-    /** The address the login page's form posts to, with the token of the cookie it sets. */
-    static String signInAction(CookieFilter cookies) {
-        Matcher action = SignInForm.ACTION.matcher(given().filter(cookies).get("/login").asString());
-        assertThat(action.find()).isTrue();
-        return action.group(1);
     }
 
     /** The refusal page: a 403 in HTML saying what happened and what to do, leading back to the form's page. */

@@ -52,7 +52,10 @@ class ForwardedHttpsCookieTest {
         assertThat(SetCookies.of(signedIn, "quarkus-credential")).doesNotContainKey("secure").containsKey("httponly");
     }
 
-    /** The login page's form sent back as alice, through the proxy over the given scheme. */
+    /**
+     * The login page's form sent back as alice, through the proxy over the given scheme. The cookie is
+     * sent by hand: a client's cookie store keeps a Secure cookie off this test's plain-HTTP connection.
+     */
     private static Response signIn(Response loginPage, String csrfCookie, String scheme) {
         Matcher action = SignInForm.ACTION.matcher(loginPage.asString());
         assertThat(action.find()).isTrue();
