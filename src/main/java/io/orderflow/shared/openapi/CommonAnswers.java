@@ -18,7 +18,8 @@ import io.orderflow.shared.problem.Problem;
 /**
  * Completes the document with what holds for whole kinds of operations rather than for one, so no
  * resource repeats it: an error answer declared without content is a problem detail; a secured
- * operation may answer 401, and 429 when sign-ins are throttled; a body may be refused as too large or of the wrong type; and any
+ * operation may answer 401, and 429 when sign-ins are throttled; any may be asked for a type it
+ * does not answer in (406); a body may be refused as too large or of the wrong type; and any
  * operation may find a backing service down (503, nothing changed). Answers an operation declares
  * itself are left as they are.
  */
@@ -43,6 +44,7 @@ public class CommonAnswers implements OASFilter {
             addIfAbsent(responses, "413", "`payload-too-large`: the body is over 1 MiB", null);
             addIfAbsent(responses, "415", "`unsupported-media-type`: a multipart body, or a body that is not application/json", null);
         }
+        addIfAbsent(responses, "406", "`not-acceptable`: the Accept header allows no type this operation answers in", null);
         addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering; nothing was changed, retry "
                 + "after Retry-After", Map.of("Retry-After", retryAfter()));
         responses.getAPIResponses().forEach((status, response) -> {
