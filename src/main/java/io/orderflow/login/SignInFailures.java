@@ -12,6 +12,7 @@ import io.orderflow.shared.Hashing;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -28,13 +29,15 @@ public class SignInFailures {
     private static final RedisScript CHECK = RedisScript.load("login-check");
     private static final RedisScript FAIL = RedisScript.load("login-fail");
 
+    private final RedisDataSource redis;
     private final ReactiveRedisDataSource reactive;
     private final RedisKeys keys;
     private final LoginConfig config;
     private final MeterRegistry metrics;
 
-    public SignInFailures(ReactiveRedisDataSource reactive, RedisKeys keys, LoginConfig config,
+    public SignInFailures(RedisDataSource redis, ReactiveRedisDataSource reactive, RedisKeys keys, LoginConfig config,
             MeterRegistry metrics) {
+        this.redis = redis;
         this.reactive = reactive;
         this.keys = keys;
         this.config = config;
@@ -43,19 +46,17 @@ public class SignInFailures {
 
     /**
      * The attempt, to be checked, or {@link SignInRefusedException} when the user or the address
-     * reached its limit. Blocking, for one round trip: both counters are read at once (they sit in
-     * different slots, so one script cannot read both).
+     * reached its limit. Blocking. The two counters are read one after the other, holding one Redis
+     * connection at a time: read at once, a thousand sign-ins would ask the pool for two thousand.
      */
     public SignInAttempt admit(String user, String address) {
         long userFailures = 0;
         try {
-            var counts = Uni.combine().all()
-                    .unis(CHECK.run(reactive, List.of(userKey(user)), config.maxFailuresPerUser()),
-                            CHECK.run(reactive, List.of(addressKey(address)), config.maxFailuresPerAddress()))
-                    .asTuple().await().indefinitely();
-            refuseIfLimited(counts.getItem1(), "user");
-            refuseIfLimited(counts.getItem2(), "address");
-            userFailures = counts.getItem1().get(0).toLong();
+            Response byUser = CHECK.run(redis, List.of(userKey(user)), config.maxFailuresPerUser());
+            refuseIfLimited(byUser, "user");
+            Response byAddress = CHECK.run(redis, List.of(addressKey(address)), config.maxFailuresPerAddress());
+            refuseIfLimited(byAddress, "address");
+            userFailures = byUser.get(0).toLong();
         } catch (SignInRefusedException e) {
             throw e;
         } catch (RuntimeException e) {
