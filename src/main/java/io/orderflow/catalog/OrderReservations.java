@@ -1,16 +1,15 @@
 package io.orderflow.catalog;
 
 import java.util.List;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
-import jakarta.persistence.EntityManager;
 
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.order.OrderStatusChanges;
 
 /**
  * Settles an order's stock reservation exactly once: released when the order is cancelled (by its
@@ -22,31 +21,27 @@ import io.orderflow.order.OrderStatusChanged;
 @ApplicationScoped
 public class OrderReservations {
 
-    private static final String HOLDS_RESERVATION = "SELECT stock_reserved FROM orders WHERE id = :id";
-
     private final Stock stock;
-    private final EntityManager db;
 
-    public OrderReservations(Stock stock, EntityManager db) {
+    public OrderReservations(Stock stock) {
         this.stock = stock;
-        this.db = db;
     }
 
-    void onOrderChange(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
-        boolean cancelled = change.to() == OrderStatus.CANCELLED;
-        boolean shipped = change.event() == OrderEvent.SHIP;
-        if (!(cancelled || shipped) || !holdsReservation(change.orderId())) {
+    /** A batch of expiries releases its orders' stock in one UPDATE per product. */
+    void onOrderChange(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
+        boolean cancelled = changes.to() == OrderStatus.CANCELLED;
+        boolean shipped = changes.event() == OrderEvent.SHIP;
+        if (!(cancelled || shipped)) {
             return;
         }
-        List<StockLine> lines = stock.linesOf(change.orderId());
+        List<StockLine> lines = stock.reservedLinesOf(changes.all().stream().map(OrderStatusChanged::orderId).toList());
+        if (lines.isEmpty()) {
+            return;
+        }
         if (cancelled) {
             stock.release(lines);
         } else {
             stock.ship(lines);
         }
-    }
-
-    private boolean holdsReservation(UUID orderId) {
-        return (Boolean) db.createNativeQuery(HOLDS_RESERVATION).setParameter("id", orderId).getSingleResult();
     }
 }

@@ -39,7 +39,10 @@ public class Stock {
     /** What an order may still reserve: nothing of an inactive product. */
     private static final String AVAILABLE = """
             SELECT sku, CASE WHEN active THEN on_hand - reserved ELSE 0 END FROM products WHERE sku IN (:skus)""";
-    private static final String ORDER_LINES = "SELECT sku, quantity FROM order_items WHERE order_id = :orderId";
+    /** What orders hold reserved; orders from before reservations ({@code stock_reserved} false) hold nothing. */
+    private static final String RESERVED_LINES = """
+            SELECT i.sku, i.quantity FROM order_items i JOIN orders o ON o.id = i.order_id
+            WHERE o.id = ANY(CAST(:orderIds AS uuid[])) AND o.stock_reserved""";
 
     private final EntityManager db;
 
@@ -109,10 +112,11 @@ public class Stock {
         merged(lines).forEach((sku, quantity) -> settle(SHIP, sku, quantity, "ship"));
     }
 
-    /** An order's lines, one per sku. */
+    /** What the orders hold reserved, one line per sku. */
     @Transactional(Transactional.TxType.MANDATORY)
-    public List<StockLine> linesOf(UUID orderId) {
-        List<?> rows = db.createNativeQuery(ORDER_LINES).setParameter("orderId", orderId).getResultList();
+    public List<StockLine> reservedLinesOf(List<UUID> orderIds) {
+        List<?> rows = db.createNativeQuery(RESERVED_LINES)
+                .setParameter("orderIds", orderIds.stream().map(UUID::toString).toArray(String[]::new)).getResultList();
         List<StockLine> lines = rows.stream().map(Object[].class::cast)
                 .map(row -> new StockLine((String) row[0], ((Number) row[1]).intValue())).toList();
         return merged(lines).entrySet().stream().map(line -> new StockLine(line.getKey(), line.getValue())).toList();

@@ -12,7 +12,7 @@ import jakarta.enterprise.event.TransactionPhase;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.order.OrderEventMessage;
-import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.BatchOutboxHandler;
 import io.orderflow.outbox.Outbox;
 import io.orderflow.outbox.OutboxMessage;
@@ -57,10 +57,10 @@ public class OrderEvents implements BatchOutboxHandler {
         metrics.remove(lag);
     }
 
-    /** A transition's event; a creation's is written by the statement that stores the order. */
-    void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
-        OrderEventMessage event = OrderEventMessage.of(change);
-        outbox.enqueue(KIND, change.orderId(), event.key(), event);
+    /** A transition's events, in one statement; a creation's is written by the statement that stores the order. */
+    void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
+        outbox.enqueueAll(KIND, changes.all().stream().map(OrderEventMessage::of)
+                .map(event -> new Outbox.Message(event.orderId(), event.key(), event)).toList());
     }
 
     @Override

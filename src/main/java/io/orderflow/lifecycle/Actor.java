@@ -5,5 +5,7 @@ public enum Actor {
     /** The customer who created the order. */
     OWNER,
     /** A member of staff. */
-    STAFF
+    STAFF,
+    /** The service itself, firing an order's deadline; never a caller of the API. */
+    SYSTEM
 }

@@ -31,6 +31,8 @@ import reactor.core.publisher.Mono;
  *    |               |
  *    +----cancel-----+--> cancelled
  * </pre>
+ * and for the system only, when an order's deadline passes: expire (created -> cancelled) and
+ * confirm (shipped -> delivered).
  * This is the only class that knows the library (no longer maintained upstream). At start it runs
  * every (state, event, actor) through a fresh machine once and keeps the outcome as a table, from
  * which the SQL guards, the permissions and the allowed actions are read; requests never run a
@@ -41,7 +43,7 @@ public class Lifecycle {
 
     private static final String ACTORS = "actors";
     private static final List<Set<Actor>> CAPACITIES = List.of(
-            EnumSet.of(Actor.OWNER), EnumSet.of(Actor.STAFF), EnumSet.of(Actor.OWNER, Actor.STAFF));
+            EnumSet.of(Actor.OWNER), EnumSet.of(Actor.STAFF), EnumSet.of(Actor.OWNER, Actor.STAFF), EnumSet.of(Actor.SYSTEM));
 
     /** For each capacity, state and event: the resulting state, where the machine moved. */
     private final Map<Set<Actor>, Map<OrderStatus, Map<OrderEvent, OrderStatus>>> table;
@@ -111,6 +113,7 @@ public class Lifecycle {
         Guard<OrderStatus, OrderEvent> owner = by(Actor.OWNER);
         Guard<OrderStatus, OrderEvent> staff = by(Actor.STAFF);
         Guard<OrderStatus, OrderEvent> ownerOrStaff = context -> owner.evaluate(context) || staff.evaluate(context);
+        Guard<OrderStatus, OrderEvent> system = by(Actor.SYSTEM);
         try {
             StateMachineBuilder.Builder<OrderStatus, OrderEvent> builder = StateMachineBuilder.builder();
             builder.configureConfiguration().withConfiguration().autoStartup(false);
@@ -124,7 +127,9 @@ public class Lifecycle {
                     .withExternal().source(OrderStatus.PAID).target(OrderStatus.SHIPPED).event(OrderEvent.SHIP).guard(staff).and()
                     .withExternal().source(OrderStatus.SHIPPED).target(OrderStatus.DELIVERED).event(OrderEvent.DELIVER).guard(staff).and()
                     .withExternal().source(OrderStatus.CREATED).target(OrderStatus.CANCELLED).event(OrderEvent.CANCEL).guard(ownerOrStaff).and()
-                    .withExternal().source(OrderStatus.PAID).target(OrderStatus.CANCELLED).event(OrderEvent.CANCEL).guard(ownerOrStaff);
+                    .withExternal().source(OrderStatus.PAID).target(OrderStatus.CANCELLED).event(OrderEvent.CANCEL).guard(ownerOrStaff).and()
+                    .withExternal().source(OrderStatus.CREATED).target(OrderStatus.CANCELLED).event(OrderEvent.EXPIRE).guard(system).and()
+                    .withExternal().source(OrderStatus.SHIPPED).target(OrderStatus.DELIVERED).event(OrderEvent.CONFIRM).guard(system);
             return builder.createFactory();
         } catch (Exception e) {
             throw new IllegalStateException("The order lifecycle definition is invalid", e);

@@ -73,6 +73,14 @@ public class Order extends PanacheEntityBase {
     @Column(name = "updated_at")
     public Instant updatedAt;
 
+    /** When a created order expires unless paid. */
+    @Column(name = "pay_by")
+    public Instant payBy;
+
+    /** When a shipped order is confirmed delivered unless delivered before (null until shipped). */
+    @Column(name = "deliver_by")
+    public Instant deliverBy;
+
     @ElementCollection
     @CollectionTable(name = "order_items", joinColumns = @JoinColumn(name = "order_id"))
     @OrderColumn(name = "line_no")

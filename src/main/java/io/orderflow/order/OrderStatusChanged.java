@@ -8,9 +8,9 @@ import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 
 /**
- * A change of an order's status: fired inside the transaction that moved it, so that observers can
- * record follow-up work (refunds, shipments, order events) atomically with it. A creation ({@code from}
- * and {@code event} null) is not fired: the statement that stores the order writes its event.
+ * A change of an order's status, one of the {@link OrderStatusChanges} fired in the transaction that
+ * made it. A creation ({@code from} and {@code event} null) is not fired: the statement that stores the
+ * order writes its event.
  */
 public record OrderStatusChanged(UUID orderId, String customer, OrderStatus from, OrderStatus to, OrderEvent event,
         BigDecimal totalAmount, String currency, Instant at) {

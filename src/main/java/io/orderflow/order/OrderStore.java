@@ -16,6 +16,7 @@ import jakarta.transaction.Transactional;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.id.uuid.UuidVersion7Strategy;
 
+import io.orderflow.deadline.DeadlineConfig;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.outbox.Outbox;
 import io.orderflow.shared.security.Caller;
@@ -32,8 +33,8 @@ public class OrderStore {
     private static final String CREATE = """
             WITH stored AS (
                 INSERT INTO orders (id, customer, token_hash, request_fingerprint, status, currency, total_amount, version,
-                    stock_reserved, created_at, updated_at)
-                VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at)
+                    stock_reserved, created_at, updated_at, pay_by)
+                VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at, :payBy)
                 RETURNING id, order_number),
             items AS (
                 INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price)
@@ -56,11 +57,13 @@ public class OrderStore {
     private final EntityManager db;
     private final Outbox outbox;
     private final OrderViews views;
+    private final DeadlineConfig deadlines;
 
-    public OrderStore(EntityManager db, Outbox outbox, OrderViews views) {
+    public OrderStore(EntityManager db, Outbox outbox, OrderViews views, DeadlineConfig deadlines) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;
+        this.deadlines = deadlines;
     }
 
     /** A stored order as its creator sees it, with the fingerprint of the request that created it. */
@@ -87,6 +90,7 @@ public class OrderStore {
         // PostgreSQL keeps microseconds: the answer must show what a later read shows.
         order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         order.updatedAt = order.createdAt;
+        order.payBy = order.createdAt.plus(deadlines.paymentDeadline());
         order.items.addAll(priced.lines());
         OrderEventMessage event = OrderEventMessage.of(OrderStatusChanged.of(order, null, null));
         try {
@@ -94,6 +98,7 @@ public class OrderStore {
                     .setParameter("id", order.id).setParameter("customer", order.customer).setParameter("tokenHash", tokenHash)
                     .setParameter("fingerprint", fingerprint).setParameter("currency", order.currency)
                     .setParameter("total", order.totalAmount).setParameter("at", order.createdAt)
+                    .setParameter("payBy", order.payBy)
                     .setParameter("skus", order.items.stream().map(line -> line.sku).toArray(String[]::new))
                     .setParameter("quantities", order.items.stream().map(line -> line.quantity).toArray(Integer[]::new))
                     .setParameter("unitPrices", order.items.stream().map(line -> line.unitPrice).toArray(BigDecimal[]::new))

@@ -10,6 +10,7 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
@@ -30,12 +31,27 @@ import io.orderflow.shared.security.Caller;
 @ApplicationScoped
 public class OrderTransitions {
 
+    /** The actor of the transitions the service fires itself, in the order's history. */
+    public static final String SYSTEM = "system";
+    // The guarded UPDATE of every transition, with its history rows, for one order or a batch.
+    private static final String MOVE = """
+            WITH moved AS (
+                UPDATE orders SET status = :to, version = version + 1, updated_at = :at
+                WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN (:sources)
+                RETURNING id, customer, total_amount, currency),
+            history AS (
+                INSERT INTO order_history (order_id, from_status, to_status, event, at, actor, command_id)
+                SELECT id, :from, :to, :event, :at, :actor, CAST(:commandId AS varchar) FROM moved)
+            SELECT id, customer, total_amount, currency FROM moved""";
+
+    private final EntityManager db;
     private final Lifecycle lifecycle;
     private final OrderViews views;
-    private final Event<OrderStatusChanged> changes;
+    private final Event<OrderStatusChanges> changes;
     private final MeterRegistry metrics;
 
-    public OrderTransitions(Lifecycle lifecycle, OrderViews views, Event<OrderStatusChanged> changes, MeterRegistry metrics) {
+    public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderViews views, Event<OrderStatusChanges> changes, MeterRegistry metrics) {
+        this.db = db;
         this.lifecycle = lifecycle;
         this.views = views;
         this.changes = changes;
@@ -73,25 +89,8 @@ public class OrderTransitions {
     public Outcome apply(Caller caller, UUID id, OrderEvent event, String commandId) {
         // The row lock makes the status read here the one the UPDATE below starts from.
         Order order = permitted(caller, Order.<Order>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE), event);
-
-        OrderStatus from = order.status;
-        OrderStatus to = lifecycle.targetOf(event);
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        int updated = Order.update("status = ?1, version = version + 1, updatedAt = ?2 where id = ?3 and status in ?4",
-                to, now, id, lifecycle.sourcesOf(event));
-        if (updated == 1) {
-            OrderTransition step = new OrderTransition();
-            step.order = order;
-            step.from = from;
-            step.to = to;
-            step.event = event.wireName();
-            step.at = now;
-            step.actor = caller.name();
-            step.commandId = commandId;
-            step.persist();
-            Order.getEntityManager().flush();
-            Order.getEntityManager().refresh(order);
-            changes.fire(OrderStatusChanged.of(order, from, event));
+        if (moved(List.of(id), order.status, event, caller.name(), commandId) == 1) {
+            db.refresh(order);
             count(event, "applied");
             return new Outcome(views.current(order, caller, false), false);
         }
@@ -107,6 +106,40 @@ public class OrderTransitions {
                 .with("allowedActions", allowed));
     }
 
+    /**
+     * Fires a system event (a deadline's) on orders that the caller's transaction holds locked in state
+     * {@code from}; returns how many it moved (those whose state had moved on are left alone).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public int fire(List<UUID> ids, OrderStatus from, OrderEvent event) {
+        int applied = moved(ids, from, event, SYSTEM, null);
+        count(event, "applied", applied);
+        count(event, "rejected", ids.size() - applied);
+        return applied;
+    }
+
+    /**
+     * The guarded UPDATE from {@code from}, the history rows, and the changes for the observers that
+     * record follow-up work in the same transaction; returns how many orders the guard let through.
+     */
+    private int moved(List<UUID> ids, OrderStatus from, OrderEvent event, String actor, String commandId) {
+        OrderStatus to = lifecycle.targetOf(event);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = db.createNativeQuery(MOVE)
+                .setParameter("ids", ids.stream().map(UUID::toString).toArray(String[]::new))
+                .setParameter("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
+                .setParameter("from", from.wireName()).setParameter("to", to.wireName()).setParameter("event", event.wireName())
+                .setParameter("at", now).setParameter("actor", actor).setParameter("commandId", commandId)
+                .getResultList();
+        if (!rows.isEmpty()) {
+            changes.fire(new OrderStatusChanges(event, to, rows.stream()
+                    .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], row[3].toString(), now))
+                    .toList()));
+        }
+        return rows.size();
+    }
+
     private Order permitted(Caller caller, Optional<Order> found, OrderEvent event) {
         Order order = found.filter(candidate -> caller.maySee(candidate.customer)).orElseThrow(OrderService::notFound);
         Set<Actor> actors = OrderViews.actors(caller, order.customer);
@@ -119,7 +152,13 @@ public class OrderTransitions {
     }
 
     private void count(OrderEvent event, String outcome) {
-        metrics.counter("orders.transitions", "event", event.wireName(), "outcome", outcome).increment();
+        count(event, outcome, 1);
+    }
+
+    private void count(OrderEvent event, String outcome, int times) {
+        if (times > 0) {
+            metrics.counter("orders.transitions", "event", event.wireName(), "outcome", outcome).increment(times);
+        }
     }
 
     private static String pastTense(OrderEvent event) {
@@ -128,6 +167,8 @@ public class OrderTransitions {
             case SHIP -> "shipped";
             case DELIVER -> "delivered";
             case CANCEL -> "cancelled";
+            case EXPIRE -> "expired";
+            case CONFIRM -> "confirmed delivered";
         };
     }
 }

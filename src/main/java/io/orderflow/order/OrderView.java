@@ -9,11 +9,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 
-/** An order as the API shows it to one caller; {@code history} only on {@code GET /orders/{id}}. */
+/**
+ * An order as the API shows it to one caller; {@code payBy} while it is created, {@code deliverBy} while
+ * it is shipped, {@code history} only on {@code GET /orders/{id}}.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OrderView(UUID id, long orderNumber, OrderStatus status, String currency, String totalAmount,
-        List<Item> items, long version, Instant createdAt, Instant updatedAt, List<OrderEvent> allowedActions,
-        List<Step> history) {
+        List<Item> items, long version, Instant createdAt, Instant updatedAt, Instant payBy, Instant deliverBy,
+        List<OrderEvent> allowedActions, List<Step> history) {
 
     public record Item(String sku, int quantity, String unitPrice) {
     }

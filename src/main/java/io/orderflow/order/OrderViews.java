@@ -62,7 +62,11 @@ public class OrderViews {
         List<OrderView.Item> items = order.items.stream()
                 .map(line -> new OrderView.Item(line.sku, line.quantity, Money.format(line.unitPrice, order.currency)))
                 .toList();
+        // A deadline shows while it applies: once the order has moved on, it no longer will fire.
+        Instant payBy = status == OrderStatus.CREATED ? order.payBy : null;
+        Instant deliverBy = status == OrderStatus.SHIPPED ? order.deliverBy : null;
         return new OrderView(order.id, order.orderNumber, status, order.currency,
-                Money.format(order.totalAmount, order.currency), items, version, order.createdAt, updatedAt, allowed, history);
+                Money.format(order.totalAmount, order.currency), items, version, order.createdAt, updatedAt, payBy, deliverBy,
+                allowed, history);
     }
 }

@@ -98,8 +98,9 @@ public class Outbox {
     // A key that was delivered already is not queued again, like one that is still queued.
     private static final String ENQUEUE = """
             INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
-            SELECT :kind, :orderId, :key, :payload, 'PENDING', 0, :now, :now
-            WHERE NOT EXISTS (SELECT 1 FROM outbox_delivered WHERE idempotency_key = :key)
+            SELECT :kind, m.order_id, m.key, m.payload, 'PENDING', 0, :now, :now
+            FROM unnest(CAST(:orderIds AS uuid[]), CAST(:keys AS varchar[]), CAST(:payloads AS text[])) AS m (order_id, key, payload)
+            WHERE NOT EXISTS (SELECT 1 FROM outbox_delivered WHERE idempotency_key = m.key)
             ON CONFLICT (idempotency_key) DO NOTHING""";
     // Each claim returns the rows it took and when each had fallen due (the lease overwrites that).
     private static final String TAKE_DUE = """
@@ -174,15 +175,27 @@ public class Outbox {
         gauges.forEach(metrics::remove);
     }
 
+    /** A message to record: for an order, under its idempotency key. */
+    public record Message(UUID orderId, String idempotencyKey, Object payload) {
+    }
+
     /** Records a message in the caller's transaction; a second message with the same key is ignored. */
     @Transactional(Transactional.TxType.MANDATORY)
     public void enqueue(String kind, UUID orderId, String idempotencyKey, Object payload) {
+        enqueueAll(kind, List.of(new Message(orderId, idempotencyKey, payload)));
+    }
+
+    /** Records messages of one kind in the caller's transaction, in one statement; keys already used are ignored. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void enqueueAll(String kind, List<Message> messages) {
         Instant now = Instant.now();
-        int written = db.createNativeQuery(ENQUEUE)
-                .setParameter("kind", kind).setParameter("orderId", orderId).setParameter("key", idempotencyKey)
-                .setParameter("payload", write(payload)).setParameter("now", now)
+        int written = db.createNativeQuery(ENQUEUE).setParameter("kind", kind)
+                .setParameter("orderIds", messages.stream().map(message -> message.orderId().toString()).toArray(String[]::new))
+                .setParameter("keys", messages.stream().map(Message::idempotencyKey).toArray(String[]::new))
+                .setParameter("payloads", messages.stream().map(message -> write(message.payload())).toArray(String[]::new))
+                .setParameter("now", now)
                 .executeUpdate();
-        if (written == 1) {
+        if (written > 0) {
             queued.fire(new MessageQueued(laneOf(kind), now));
         }
     }

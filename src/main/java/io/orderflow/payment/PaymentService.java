@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,6 +21,7 @@ import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.Money;
 import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.order.OrderTransitions;
 import io.orderflow.outbox.Outbox;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
@@ -139,20 +141,22 @@ public class PaymentService {
     }
 
     /** A paid order that is cancelled gets its money back, exactly once, through the outbox. */
-    void refundOnCancel(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
-        if (change.event() == OrderEvent.CANCEL && change.from() == OrderStatus.PAID) {
+    void refundOnCancel(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
+        paidThenCancelled(changes).forEach(change -> {
             Payment payment = payments.charged(change.orderId())
                     .orElseThrow(() -> new IllegalStateException("A paid order has a successful payment: " + change.orderId()));
             queueRefund(Payment.refundKeyFor(change.orderId()), refundOf(payment.orderId, payment.amount, payment.currency,
                     payment.channelTransactionId));
-        }
+        });
     }
 
     /** Tries the refund within the cancelling request, right after its commit; the outbox retries it otherwise. */
-    void refundNow(@Observes(during = TransactionPhase.AFTER_SUCCESS) OrderStatusChanged change) {
-        if (change.event() == OrderEvent.CANCEL && change.from() == OrderStatus.PAID) {
-            outbox.deliverNow(Payment.refundKeyFor(change.orderId()));
-        }
+    void refundNow(@Observes(during = TransactionPhase.AFTER_SUCCESS) OrderStatusChanges changes) {
+        paidThenCancelled(changes).forEach(change -> outbox.deliverNow(Payment.refundKeyFor(change.orderId())));
+    }
+
+    private static Stream<OrderStatusChanged> paidThenCancelled(OrderStatusChanges changes) {
+        return changes.by(OrderEvent.CANCEL).filter(change -> change.from() == OrderStatus.PAID);
     }
 
     private ProviderCharge charge(PaymentClaim claim) {

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.Outbox;
 import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
@@ -42,10 +43,11 @@ public class Shipments implements OutboxHandler {
         this.json = json;
     }
 
-    void queue(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanged change) {
-        if (change.event() != OrderEvent.SHIP) {
-            return;
-        }
+    void queue(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
+        changes.by(OrderEvent.SHIP).forEach(this::queue);
+    }
+
+    private void queue(OrderStatusChanged change) {
         @SuppressWarnings("unchecked")
         List<Object[]> lines = db.createNativeQuery("SELECT sku, quantity FROM order_items WHERE order_id = :id ORDER BY line_no")
                 .setParameter("id", change.orderId()).getResultList();

@@ -1,5 +1,7 @@
 package io.orderflow.web;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,10 +98,21 @@ public class OrderPage {
             data.put("commandId", UUID.randomUUID().toString());
             data.put("paymentMethods", paymentConfig.offeredMethods().size() > 1 ? paymentConfig.offeredMethods() : List.of());
             data.put("notice", notice);
+            data.put("timeLeft", order.payBy() == null ? "" : timeLeft(Duration.between(Instant.now(), order.payBy())));
+            data.put("expired", order.history().stream().anyMatch(step -> step.event().equals(OrderEvent.EXPIRE.wireName())));
             return pages.page(status, "order", data);
         } catch (ProblemException notFound) {
             return missing();
         }
+    }
+
+    /** "about 29 minutes", "about 1 minute", "less than a minute": a deadline as people read it. */
+    static String timeLeft(Duration left) {
+        long minutes = left.toMinutes();
+        if (minutes < 1) {
+            return "less than a minute";
+        }
+        return "about " + minutes + (minutes == 1 ? " minute" : " minutes");
     }
 
     @POST

@@ -176,16 +176,21 @@ class StockTest {
     // ---------------------------------------------------------------- orders settle their reservations
 
     @Test
-    void anOrdersLinesAreReadOnePerSku() {
+    void whatOrdersHoldReservedIsReadOneLinePerSku() {
         String first = newProduct(10);
         String second = newProduct(10);
         String order = placeOrder("alice", newToken("alice"), """
                 {"currency":"CNY","items":[{"sku":"%1$s","quantity":2,"unitPrice":"%3$s"},{"sku":"%2$s","quantity":1,"unitPrice":"%3$s"},
                 {"sku":"%1$s","quantity":3,"unitPrice":"%3$s"}]}""".formatted(first, second, PRICE)).then().statusCode(201).extract().path("id");
 
-        List<StockLine> lines = QuarkusTransaction.requiringNew().call(() -> stock.linesOf(UUID.fromString(order)));
+        String another = placeOrder("bob", newToken("bob"), """
+                {"currency":"CNY","items":[{"sku":"%s","quantity":4,"unitPrice":"%s"}]}""".formatted(second, PRICE))
+                .then().statusCode(201).extract().path("id");
 
-        assertThat(lines).containsExactlyInAnyOrder(new StockLine(first, 5), new StockLine(second, 1));
+        List<StockLine> lines = QuarkusTransaction.requiringNew()
+                .call(() -> stock.reservedLinesOf(List.of(UUID.fromString(order), UUID.fromString(another))));
+
+        assertThat(lines).containsExactlyInAnyOrder(new StockLine(first, 5), new StockLine(second, 5));
     }
 
     @Test

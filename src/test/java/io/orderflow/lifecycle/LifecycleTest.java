@@ -1,7 +1,9 @@
 package io.orderflow.lifecycle;
 
 import static io.orderflow.lifecycle.OrderEvent.CANCEL;
+import static io.orderflow.lifecycle.OrderEvent.CONFIRM;
 import static io.orderflow.lifecycle.OrderEvent.DELIVER;
+import static io.orderflow.lifecycle.OrderEvent.EXPIRE;
 import static io.orderflow.lifecycle.OrderEvent.PAY;
 import static io.orderflow.lifecycle.OrderEvent.SHIP;
 import static io.orderflow.lifecycle.OrderStatus.CANCELLED;
@@ -23,6 +25,7 @@ import org.springframework.statemachine.config.StateMachineFactory;
 class LifecycleTest {
 
     private static final Set<Actor> EVERYONE = EnumSet.allOf(Actor.class);
+    private static final Set<Actor> ANY_CALLER = EnumSet.of(Actor.OWNER, Actor.STAFF);
 
     private final Lifecycle lifecycle = new Lifecycle();
 
@@ -47,12 +50,16 @@ class LifecycleTest {
         contract.put(SHIP, EnumSet.of(PAID));
         contract.put(DELIVER, EnumSet.of(SHIPPED));
         contract.put(CANCEL, EnumSet.of(CREATED, PAID));
+        contract.put(EXPIRE, EnumSet.of(CREATED));
+        contract.put(CONFIRM, EnumSet.of(SHIPPED));
         contract.forEach((event, sources) -> assertThat(lifecycle.sourcesOf(event)).as("sources of %s", event).isEqualTo(sources));
 
         assertThat(lifecycle.targetOf(PAY)).isEqualTo(PAID);
         assertThat(lifecycle.targetOf(SHIP)).isEqualTo(SHIPPED);
         assertThat(lifecycle.targetOf(DELIVER)).isEqualTo(DELIVERED);
         assertThat(lifecycle.targetOf(CANCEL)).isEqualTo(CANCELLED);
+        assertThat(lifecycle.targetOf(EXPIRE)).isEqualTo(CANCELLED);
+        assertThat(lifecycle.targetOf(CONFIRM)).isEqualTo(DELIVERED);
     }
 
     @Test
@@ -72,10 +79,28 @@ class LifecycleTest {
         assertThat(lifecycle.allowedActions(CREATED, owner)).containsExactly(PAY, CANCEL);
         assertThat(lifecycle.allowedActions(CREATED, staff)).containsExactly(CANCEL);
         assertThat(lifecycle.allowedActions(PAID, staff)).containsExactly(SHIP, CANCEL);
-        assertThat(lifecycle.allowedActions(PAID, EVERYONE)).containsExactly(SHIP, CANCEL);
+        assertThat(lifecycle.allowedActions(PAID, ANY_CALLER)).containsExactly(SHIP, CANCEL);
         assertThat(lifecycle.allowedActions(SHIPPED, owner)).isEmpty();
-        assertThat(lifecycle.allowedActions(DELIVERED, EVERYONE)).isEmpty();
-        assertThat(lifecycle.allowedActions(CANCELLED, EVERYONE)).isEmpty();
+        assertThat(lifecycle.allowedActions(SHIPPED, ANY_CALLER)).containsExactly(DELIVER);
+        assertThat(lifecycle.allowedActions(DELIVERED, ANY_CALLER)).isEmpty();
+        assertThat(lifecycle.allowedActions(CANCELLED, ANY_CALLER)).isEmpty();
+    }
+
+    @Test
+    void onlyTheSystemFiresDeadlinesAndNoCallerIsOfferedThem() {
+        Set<Actor> system = EnumSet.of(Actor.SYSTEM);
+        for (Set<Actor> caller : Set.of(EnumSet.of(Actor.OWNER), EnumSet.of(Actor.STAFF), ANY_CALLER)) {
+            assertThat(lifecycle.permits(caller, EXPIRE)).as("%s may expire", caller).isFalse();
+            assertThat(lifecycle.permits(caller, CONFIRM)).as("%s may confirm", caller).isFalse();
+            for (OrderStatus state : OrderStatus.values()) {
+                assertThat(lifecycle.allowedActions(state, caller)).doesNotContain(EXPIRE, CONFIRM);
+            }
+        }
+        assertThat(lifecycle.permits(system, EXPIRE)).isTrue();
+        assertThat(lifecycle.permits(system, CONFIRM)).isTrue();
+        assertThat(lifecycle.permits(system, CANCEL)).isFalse();
+        assertThat(lifecycle.allowedActions(CREATED, system)).containsExactly(EXPIRE);
+        assertThat(lifecycle.allowedActions(SHIPPED, system)).containsExactly(CONFIRM);
     }
 
     @Test

@@ -1,0 +1,44 @@
+package io.orderflow.deadline;
+
+import java.time.Duration;
+
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * How long an order may stay in a state before its deadline fires, and how much one firing takes on.
+ * Plain properties rather than a mapping: the two durations sit directly under {@code orders.}, where
+ * a mapping would claim every other feature's settings too. Defaults are in application.properties;
+ * the poll interval is read by {@link DeadlineScheduler}'s schedule.
+ */
+@Singleton
+public class DeadlineConfig {
+
+    private final Duration paymentDeadline;
+    private final Duration deliveryConfirmAfter;
+    private final int batchSize;
+
+    public DeadlineConfig(@ConfigProperty(name = "orders.payment-deadline") Duration paymentDeadline,
+            @ConfigProperty(name = "orders.delivery-confirm-after") Duration deliveryConfirmAfter,
+            @ConfigProperty(name = "orders.deadlines.batch-size") int batchSize) {
+        this.paymentDeadline = paymentDeadline;
+        this.deliveryConfirmAfter = deliveryConfirmAfter;
+        this.batchSize = batchSize;
+    }
+
+    /** A created order not paid within this long expires. */
+    public Duration paymentDeadline() {
+        return paymentDeadline;
+    }
+
+    /** A shipped order not delivered within this long is confirmed delivered. */
+    public Duration deliveryConfirmAfter() {
+        return deliveryConfirmAfter;
+    }
+
+    /** How many due orders one transaction fires. */
+    public int batchSize() {
+        return batchSize;
+    }
+}

@@ -1,0 +1,91 @@
+package io.orderflow.deadline;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.lifecycle.Lifecycle;
+import io.orderflow.order.OrderStatusChanged;
+import io.orderflow.order.OrderStatusChanges;
+import io.orderflow.order.OrderTransitions;
+
+/**
+ * Fires orders' deadlines. Due orders are claimed in deadline order, a batch at a time, with FOR UPDATE
+ * SKIP LOCKED, so that instances firing at once share the work and never fire one order twice; each
+ * is moved by the same guarded UPDATE as any transition, in the claim's transaction, with its
+ * follow-up work (stock released, order event queued). An instance that dies mid-batch rolls it back,
+ * and the orders are due again for whoever looks next.
+ */
+@ApplicationScoped
+public class DeadlineService {
+
+    private static final String START_DELIVERY = "UPDATE orders SET deliver_by = :at WHERE id = :id";
+
+    private final EntityManager db;
+    private final OrderTransitions transitions;
+    private final DeadlineConfig config;
+    private final MeterRegistry metrics;
+
+    public DeadlineService(EntityManager db, OrderTransitions transitions, DeadlineConfig config, Lifecycle lifecycle,
+            MeterRegistry metrics) {
+        this.db = db;
+        this.transitions = transitions;
+        this.config = config;
+        this.metrics = metrics;
+        for (Deadline deadline : Deadline.values()) {
+            // The claim queries name their state so that the partial indexes serve them; the lifecycle decides.
+            if (!lifecycle.sourcesOf(deadline.event()).equals(EnumSet.of(deadline.state()))) {
+                throw new IllegalStateException(deadline + " runs in " + deadline.state() + " but the lifecycle fires "
+                        + deadline.event() + " from " + lifecycle.sourcesOf(deadline.event()));
+            }
+        }
+    }
+
+    /** Fires one batch of the deadline's due orders; returns how many were claimed (a full batch may leave more). */
+    @Transactional
+    public int fireDue(Deadline deadline, int limit) {
+        @SuppressWarnings("unchecked")
+        List<UUID> due = db.createNativeQuery(deadline.claimDue, UUID.class).setParameter("now", Instant.now())
+                .setParameter("limit", limit).getResultList();
+        if (!due.isEmpty()) {
+            transitions.fire(due, deadline.state(), deadline.event());
+        }
+        return due.size();
+    }
+
+    /** How long the oldest deadline that is due has waited; zero when none is. */
+    @Transactional
+    public Duration oldestOverdue(Deadline deadline) {
+        Instant now = Instant.now();
+        Object oldest = db.createNativeQuery(deadline.oldestDue).setParameter("now", now).getSingleResult();
+        return oldest == null ? Duration.ZERO : Duration.between((Instant) oldest, now);
+    }
+
+    /** A shipped order's confirmation deadline starts with the transaction that shipped it. */
+    void startDelivery(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
+        if (changes.to() == Deadline.DELIVERY.state()) {
+            for (OrderStatusChanged change : changes.all()) {
+                db.createNativeQuery(START_DELIVERY).setParameter("at", change.at().plus(config.deliveryConfirmAfter()))
+                        .setParameter("id", change.orderId()).executeUpdate();
+            }
+        }
+    }
+
+    /** Counts what committed: a batch rolled back fires again. */
+    void count(@Observes(during = TransactionPhase.AFTER_SUCCESS) OrderStatusChanges changes) {
+        for (Deadline deadline : Deadline.values()) {
+            if (changes.event() == deadline.event()) {
+                metrics.counter("orders.deadlines.fired", "event", deadline.event().wireName()).increment(changes.all().size());
+            }
+        }
+    }
+}
