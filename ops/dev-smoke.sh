@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts the README's run command (./mvnw quarkus:dev), waits until /q/health/ready says UP, then
-# takes an order token and places one order as the demo user alice, and stops.
+# takes an order token and places one order as the demo user alice; then changes a source file's
+# time (touch: the tree stays as it was), which makes the next request recompile and restart the app
+# (live reload), and requires that order to be read back afterwards; then stops.
 # Usage: ops/dev-smoke.sh [seconds, default 60]; MAVEN_ARGS=-o runs Maven offline.
 # It uses a schema and key prefix of its own on the local servers and removes both afterwards; where
 # those servers do not answer, dev mode runs on embedded ones (the log line saying so is shown).
@@ -37,6 +39,26 @@ place_order() {
     -d '{"currency":"CNY","items":[{"sku":"ABC-1","quantity":1,"unitPrice":"12.50"}]}' "$base/orders")
   echo "order placed: $order"
   echo "$order" | grep -q '"status":"created"'
+  order_id=$(echo "$order" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+}
+
+read_order_after_live_reload() {
+  local started found url="http://127.0.0.1:$port/orders/$order_id"
+  started=$(date +%s)
+  touch src/main/java/io/orderflow/order/OrderResource.java
+  # Dev mode looks for changed files on a request at most every two seconds: ask until it has reloaded.
+  until grep -q "Live reload total time" "$log"; do
+    if [ $(( $(date +%s) - started )) -ge "$limit" ]; then
+      echo "no live reload within ${limit}s:" >&2; tail -n 40 "$log" >&2; exit 1
+    fi
+    curl -s -o /dev/null --max-time "$limit" -u alice:alice "$url" || true
+    sleep 1
+  done
+  if ! found=$(curl -sf -u alice:alice "$url" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])') \
+      || [ "$found" != "$order_id" ]; then
+    echo "after live reload: order $order_id not found" >&2; tail -n 40 "$log" >&2; exit 1
+  fi
+  echo "after live reload: order $order_id still there ($(( $(date +%s) - started ))s)"
 }
 
 while true; do
@@ -48,6 +70,7 @@ while true; do
     rm -f /tmp/ready.$$
     grep -o "Embedded [A-Za-z]* started.*" "$log" || true
     place_order
+    read_order_after_live_reload
     exit 0
   fi
   if [ "$status" = 500 ] || grep -q "Failed to start" "$log"; then

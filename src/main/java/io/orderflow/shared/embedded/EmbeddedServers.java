@@ -95,11 +95,16 @@ public final class EmbeddedServers {
         try {
             return ExecutableProvider.newExecutableInPath("redis-server").get().getAbsolutePath();
         } catch (IOException notOnPath) {
-            try {
-                return ExecutableProvider.newJarResourceProvider().get().getAbsolutePath();
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot extract embedded-redis's redis-server", e);
-            }
+            return bundledRedisServerCommand();
+        }
+    }
+
+    /** The redis-server embedded-redis ships, even where the machine has one of its own. */
+    public static String bundledRedisServerCommand() {
+        try {
+            return ExecutableProvider.newJarResourceProvider().get().getAbsolutePath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot extract embedded-redis's redis-server", e);
         }
     }
 

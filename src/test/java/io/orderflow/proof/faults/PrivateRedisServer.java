@@ -1,28 +1,43 @@
 package io.orderflow.proof.faults;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.orderflow.proof.faults.Processes.Binaries;
+import io.orderflow.shared.embedded.EmbeddedServers;
+
 /**
  * A redis-server of the proof's own on a free port, keeping nothing on disk, so that a restart brings
- * it back empty; the machine's shared Redis is never touched.
+ * it back empty; the machine's shared Redis is never touched. It runs the machine's redis-server
+ * where there is one, else the one embedded-redis ships, and needs no redis-cli.
  */
 final class PrivateRedisServer implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
 
+    private final String executable;
     private final int port;
     private Process server;
 
-    private PrivateRedisServer(int port) {
+    private PrivateRedisServer(String executable, int port) {
+        this.executable = executable;
         this.port = port;
     }
 
     static PrivateRedisServer start() {
-        PrivateRedisServer redis = new PrivateRedisServer(Processes.freePort());
+        return start(Binaries.chosen());
+    }
+
+    static PrivateRedisServer start(Binaries binaries) {
+        String executable = binaries == Binaries.EMBEDDED ? EmbeddedServers.bundledRedisServerCommand() : EmbeddedServers.redisServerCommand();
+        PrivateRedisServer redis = new PrivateRedisServer(executable, Processes.freePort());
         redis.launch();
         return redis;
     }
@@ -34,9 +49,9 @@ final class PrivateRedisServer implements AutoCloseable {
     /** SHUTDOWN NOSAVE: every connection is cut and the data is gone. */
     void shutdownNoSave() {
         try {
-            cli("SHUTDOWN", "NOSAVE");
-        } catch (IllegalStateException expected) {
-            // redis-cli reports the connection the shutdown closed as an error
+            command("SHUTDOWN", "NOSAVE");
+        } catch (UncheckedIOException expected) {
+            // the shutdown may reset the connection instead of closing it
         }
         awaitExit();
     }
@@ -44,34 +59,45 @@ final class PrivateRedisServer implements AutoCloseable {
     /** Starts an empty server again on the same port. */
     void launch() {
         try {
-            server = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "",
-                    "--appendonly", "no").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            server = new ProcessBuilder(executable, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start redis-server", e);
+            throw new UncheckedIOException("Cannot start " + executable, e);
         }
         Processes.require(Duration.ofSeconds(10), "redis-server accepts connections", this::accepts);
     }
 
     /** CLIENT PAUSE for every client: commands queue up until it ends, while leases run on Redis's clock. */
     void pauseAllClients(long millis) {
-        cli("CLIENT", "PAUSE", String.valueOf(millis), "ALL");
+        command("CLIENT", "PAUSE", String.valueOf(millis), "ALL");
     }
 
     /** Returns once Redis answers a PING again: during CLIENT PAUSE ALL the PING waits with everyone else. */
     void awaitAnswering() {
-        cli("PING");
+        command("PING");
     }
 
-    private void cli(String... command) {
-        String[] full = new String[command.length + 4];
-        full[0] = "redis-cli";
-        full[1] = "-p";
-        full[2] = String.valueOf(port);
-        full[3] = "--no-raw";
-        System.arraycopy(command, 0, full, 4, command.length);
-        String answer = Processes.run(COMMAND_TIMEOUT, full);
-        if (answer.startsWith("(error)") || answer.contains("Could not connect")) {
-            throw new IllegalStateException(String.join(" ", command) + ": " + answer);
+    /**
+     * Sends one command on a connection of its own and returns the first line of the answer (RESP: "+OK",
+     * ":1", "$5"...), or null when the server closed the connection without one; an error answer fails.
+     */
+    String command(String... parts) {
+        StringBuilder request = new StringBuilder("*").append(parts.length).append("\r\n");
+        for (String part : parts) {
+            request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(part).append("\r\n");
+        }
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout((int) COMMAND_TIMEOUT.toMillis());
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            String answer = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            if (answer != null && answer.startsWith("-")) {
+                throw new IllegalStateException(String.join(" ", parts) + ": " + answer);
+            }
+            return answer;
+        } catch (IOException e) {
+            throw new UncheckedIOException(String.join(" ", parts), e);
         }
     }
 

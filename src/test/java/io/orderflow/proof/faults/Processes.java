@@ -7,8 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -18,6 +16,19 @@ final class Processes {
     private static final Duration POLL = Duration.ofMillis(50);
 
     private Processes() {
+    }
+
+    /** Where the private servers' binaries come from. */
+    enum Binaries {
+        /** The machine's PostgreSQL 15 and redis-server where installed, else those the embedded libraries ship. */
+        MACHINE_WHERE_PRESENT,
+        /** Those the embedded libraries ship, as on a machine with neither installed. */
+        EMBEDDED;
+
+        /** {@code -Dproof.binaries=embedded} asks for the shipped ones. */
+        static Binaries chosen() {
+            return "embedded".equals(System.getProperty("proof.binaries")) ? EMBEDDED : MACHINE_WHERE_PRESENT;
+        }
     }
 
     /**
@@ -49,16 +60,6 @@ final class Processes {
                 output.toFile().delete();
             }
         }
-    }
-
-    /** A command run as the postgres OS user when this is root: PostgreSQL refuses to run as root. */
-    static String[] asPostgresUser(String... command) {
-        if (!"root".equals(System.getProperty("user.name"))) {
-            return command;
-        }
-        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
-        wrapped.addAll(List.of(command));
-        return wrapped.toArray(String[]::new);
     }
 
     static int freePort() {
