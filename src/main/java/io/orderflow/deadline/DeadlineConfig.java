@@ -10,7 +10,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * How long an order may stay in a state before its deadline fires, and how much one firing takes on.
  * Plain properties rather than a mapping: the two durations sit directly under {@code orders.}, where
  * a mapping would claim every other feature's settings too. Defaults are in application.properties;
- * the poll interval is read by {@link DeadlineScheduler}'s schedule.
+ * the poll interval is read by {@link DeadlineScheduler}.
  */
 @Singleton
 public class DeadlineConfig {

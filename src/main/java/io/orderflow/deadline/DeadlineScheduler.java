@@ -1,34 +1,51 @@
 package io.orderflow.deadline;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 
 /**
  * Looks for due deadlines on every instance, every poll interval, and fires them batch after batch
  * while batches come full. Nothing is held in memory between looks: the deadlines are in the orders.
+ * A thread of its own rather than {@code @Scheduled}: Quarkus's scheduler checks its triggers once a
+ * second, too coarse for firing within about a second of a deadline. It runs wherever scheduled work
+ * runs, so not in the operator's commands.
  */
 @ApplicationScoped
 public class DeadlineScheduler {
 
     private static final Logger LOG = Logger.getLogger(DeadlineScheduler.class);
+    private static final Duration FIRST_LOOK = Duration.ofSeconds(1);
 
     private final DeadlineService deadlines;
     private final int batchSize;
+    private final Duration pollInterval;
+    private final boolean enabled;
     private final MeterRegistry metrics;
     private final List<Gauge> gauges = new ArrayList<>();
+    private ScheduledExecutorService thread;
 
-    public DeadlineScheduler(DeadlineService deadlines, DeadlineConfig config, MeterRegistry metrics) {
+    public DeadlineScheduler(DeadlineService deadlines, DeadlineConfig config, MeterRegistry metrics,
+            @ConfigProperty(name = "orders.deadlines.poll-interval") Duration pollInterval,
+            @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean enabled) {
         this.deadlines = deadlines;
         this.batchSize = config.batchSize();
+        this.pollInterval = pollInterval;
+        this.enabled = enabled;
         this.metrics = metrics;
         for (Deadline deadline : Deadline.values()) {
             gauges.add(Gauge.builder("orders.deadlines.oldest.overdue", deadlines, service -> overdueSeconds(service, deadline))
@@ -38,7 +55,19 @@ public class DeadlineScheduler {
         }
     }
 
-    @Scheduled(every = "${orders.deadlines.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
+    void start(@Observes StartupEvent startup) {
+        if (!enabled) {
+            return;
+        }
+        thread = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread firing = new Thread(task, "deadlines");
+            // Never holds the JVM up: a batch cut short rolls back and is due again for the next look.
+            firing.setDaemon(true);
+            return firing;
+        });
+        thread.scheduleWithFixedDelay(this::fireDue, FIRST_LOOK.toMillis(), pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     void fireDue() {
         for (Deadline deadline : Deadline.values()) {
             try {
@@ -46,6 +75,7 @@ public class DeadlineScheduler {
                     // a full batch may have left more behind it
                 }
             } catch (RuntimeException e) {
+                // Caught, or the executor would never run this again.
                 LOG.warnf("Firing %s deadlines stopped; they are due again at the next look: %s", deadline, e.toString());
             }
         }
@@ -53,7 +83,10 @@ public class DeadlineScheduler {
 
     /** The registry may outlive this bean (tests restart the app in one JVM): its gauges must not call it then. */
     @PreDestroy
-    void removeGauges() {
+    void stop() {
+        if (thread != null) {
+            thread.shutdown();
+        }
         gauges.forEach(metrics::remove);
     }
 
