@@ -120,6 +120,13 @@ final class Deployment implements AutoCloseable {
         instance.awaitReady(START_LIMIT);
     }
 
+    /** Starts every instance that is not running (killed) at once, and waits until each is ready. */
+    void restartKilled() {
+        List<ServiceInstance> killed = instances.stream().filter(instance -> !instance.running()).toList();
+        killed.forEach(ServiceInstance::start);
+        killed.forEach(instance -> instance.awaitReady(START_LIMIT));
+    }
+
     @Override
     public void close() {
         try {

@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +25,8 @@ import io.orderflow.proof.faults.Cart.Plan;
  * on all of them at once, retrying as real clients do, while Redis restarts empty, PostgreSQL
  * restarts, instances die by kill -9 and Redis stalls. Each scenario prints one line of figures
  * and asserts that nothing was lost, nothing doubled and every retried request converged on one
- * answer. Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
+ * answer. Last, payment deadlines fall due: instances share the firing, and what one killed mid-firing
+ * left is fired once after a restart. Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
  * more traffic.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -38,6 +42,10 @@ class FaultsIT {
     private static final int ERRORS_TO_FEEL = 10;
     private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(120);
     private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(300);
+    /** Due orders fire within a second or so; this is far past it. */
+    private static final Duration FIRING_LIMIT = Duration.ofSeconds(30);
+    private static final Duration COUNTING_LIMIT = Duration.ofSeconds(5);
+    private static final String FIRED_EXPIRIES = "orders_deadlines_fired_total{event=\"expire\"}";
 
     private static ProofSettings settings;
     private static Deployment deployment;
@@ -127,6 +135,91 @@ class FaultsIT {
             deployment.redis.awaitAnswering();
             return System.nanoTime();
         });
+    }
+
+    @Test
+    @Order(7)
+    void deadlinesFireOnceOverInstances() {
+        String scenario = "deadlines-over-instances";
+        int orders = 200;
+        Traffic traffic = new Traffic();
+        ProofClient client = client(traffic);
+        Expiries expiries = Expiries.ofNewProduct(deployment, client, scenario, orders);
+        List<String> ids = expiries.placeThroughApi(client, orders);
+        assertThat(expiries.stock()).as(scenario + ": stock once ordered").isEqualTo(orders + "/" + orders);
+        double[] countedBefore = firedExpiries();
+
+        // Only these orders fall due: every other order keeps the deadline its instance gave it.
+        assertThat(expiries.bringDue(ids, Duration.ofSeconds(2))).isEqualTo(orders);
+        Processes.require(FIRING_LIMIT, scenario + ": " + orders + " orders expired", () -> expiries.cancelled(ids) == orders);
+        // An instance counts an expiry once its transaction committed, just after the orders show it.
+        Processes.await(COUNTING_LIMIT, () -> firedSince(countedBefore).sum() >= orders);
+        long[] fired = firedSince(countedBefore).toArray();
+        String firedBy = IntStream.range(0, Deployment.INSTANCES).mapToObj(i -> deployment.instances.get(i).name() + " " + fired[i])
+                .collect(Collectors.joining(", "));
+
+        DeadlineFigures figures = publishAndCheckExpiredOnce(scenario, expiries, ids, firedBy, traffic);
+        assertThat(Duration.ofMillis(figures.latestMillis())).as(scenario + ": the latest expiry after its deadline").isLessThan(Duration.ofSeconds(3));
+        assertThat(LongStream.of(fired).sum()).as(scenario + ": expiries the instances counted, " + firedBy).isEqualTo(orders);
+        assertThat(figures.clientErrors()).as(scenario + ": requests without an answer or with a 5xx").isZero();
+    }
+
+    @Test
+    @Order(8)
+    void deadlinesPendingWhenTheOnlyInstanceIsKilledFireOnceAfterARestart() {
+        String scenario = "deadlines-after-kill";
+        int orders = 2000;
+        Traffic traffic = new Traffic();
+        ProofClient client = client(traffic);
+        Expiries expiries = Expiries.ofNewProduct(deployment, client, scenario, orders);
+        ServiceInstance last = deployment.instances.get(Deployment.RELAY);
+        try {
+            IntStream.range(0, Deployment.INSTANCES).filter(i -> i != Deployment.RELAY).forEach(deployment::kill);
+            List<String> ids = expiries.insertDue(orders, Duration.ofSeconds(1));
+            Processes.require(FIRING_LIMIT, scenario + ": the first expiry", () -> expiries.cancelled(ids) > 0);
+            // Mid-firing: the batches after the first are left to whoever looks next.
+            deployment.kill(Deployment.RELAY);
+            long beforeKill = expiries.cancelled(ids);
+            System.out.println("[proof] " + scenario + ": " + beforeKill + " of " + orders + " expired when " + last.name()
+                    + ", the only instance running, was killed");
+
+            deployment.restart(Deployment.RELAY);
+            Processes.require(RECOVERY_LIMIT, scenario + ": " + orders + " orders expired after the restart", () -> expiries.cancelled(ids) == orders);
+            String firedBy = last.name() + " " + beforeKill + " before its kill -9, " + (orders - beforeKill) + " once restarted";
+
+            publishAndCheckExpiredOnce(scenario, expiries, ids, firedBy, traffic);
+            assertThat(beforeKill).as(scenario + ": expired before the kill, of " + orders).isBetween(1L, orders - 1L);
+        } finally {
+            // The deployment ends as it began: every instance running.
+            deployment.restartKilled();
+        }
+    }
+
+    /**
+     * Publishes a deadline scenario's figures and checks what every one must hold: each order cancelled by
+     * one expiry of the system's and by nothing else, the stock it held released, one 'cancelled' event queued.
+     */
+    private static DeadlineFigures publishAndCheckExpiredOnce(String scenario, Expiries expiries, List<String> ids, String firedBy,
+            Traffic traffic) {
+        int orders = ids.size();
+        DeadlineFigures figures = new DeadlineFigures(scenario, orders, firedBy, expiries.expiredOnce(ids), expiries.latestMillis(ids),
+                expiries.stock(), expiries.cancelledEvents(ids), traffic.errors());
+        figures.publish(settings.results());
+        assertThat(figures.expiredOnce()).as(scenario + ": cancelled by one expiry of the system's, version 1").isEqualTo(orders);
+        assertThat(figures.stock()).as(scenario + ": stock on hand/reserved").isEqualTo(orders + "/0");
+        assertThat(figures.cancelledEvents()).as(scenario + ": 'cancelled' order events").isEqualTo(orders);
+        return figures;
+    }
+
+    /** What each instance has counted in {@code orders_deadlines_fired_total} for expiries since it started. */
+    private static double[] firedExpiries() {
+        return deployment.instances.stream().mapToDouble(instance -> instance.metric(FIRED_EXPIRIES)).toArray();
+    }
+
+    /** The expiries each instance counted since the counts were taken. */
+    private static LongStream firedSince(double[] before) {
+        double[] now = firedExpiries();
+        return IntStream.range(0, now.length).mapToLong(i -> Math.round(now[i] - before[i]));
     }
 
     private static long killAndRestart(int instance, Traffic traffic, long injectedAt) {

@@ -26,10 +26,15 @@ record Figures(String scenario, long requests, int faults, long errorsDuringFaul
 
     /** Prints the line and appends it to the results file that ops/proof/run.sh turns into RESULTS.md. */
     void publish(Path results) {
-        System.out.println("[proof] " + line());
+        publish(line(), results);
+    }
+
+    /** Prints a scenario's line and appends it to the results file. */
+    static void publish(String line, Path results) {
+        System.out.println("[proof] " + line);
         try {
             Files.createDirectories(results.toAbsolutePath().getParent());
-            Files.writeString(results, line() + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(results, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

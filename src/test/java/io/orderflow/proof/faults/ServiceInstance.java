@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** One packaged instance of the service (java -jar quarkus-run.jar), on its own HTTP port, with its log in a file. */
 final class ServiceInstance {
@@ -83,6 +85,29 @@ final class ServiceInstance {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /** The process runs (it may still be starting). */
+    boolean running() {
+        return process != null && process.isAlive();
+    }
+
+    /** The value of one series in GET /q/metrics, such as {@code orders_deadlines_fired_total{event="expire"}}; 0 while it has none. */
+    double metric(String series) {
+        try {
+            HttpRequest scrape = HttpRequest.newBuilder(base().resolve("/q/metrics")).timeout(PROBE_TIMEOUT).GET().build();
+            HttpResponse<String> metrics = http.send(scrape, HttpResponse.BodyHandlers.ofString());
+            if (metrics.statusCode() != 200) {
+                throw new IllegalStateException(name + " answered /q/metrics with " + metrics.statusCode());
+            }
+            Matcher value = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE).matcher(metrics.body());
+            return value.find() ? Double.parseDouble(value.group(1)) : 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + " did not answer /q/metrics", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
