@@ -90,6 +90,8 @@ final class Deployment implements AutoCloseable {
         environment.put("ORDERS_OUTBOX_LEASE", "15S");
         // A provider that takes a moment, as real ones do, so that pay and cancel overlap.
         environment.put("ORDERS_SANDBOX_LATENCY", "50MS");
+        // Small batches, so that a burst of due deadlines is shared out between the instances.
+        environment.put("ORDERS_DEADLINES_BATCH_SIZE", "50");
         if (!relay) {
             environment.put("ORDERS_OUTBOX_POLL_INTERVAL", "off");
         }
