@@ -15,25 +15,29 @@ public enum Deadline {
             SELECT id FROM orders
             WHERE status = 'created' AND pay_by <= :now
             ORDER BY pay_by LIMIT :limit FOR UPDATE SKIP LOCKED""",
-            "SELECT min(pay_by) FROM orders WHERE status = 'created' AND pay_by <= :now"),
+            "SELECT min(pay_by) FROM orders WHERE status = 'created' AND pay_by <= :now",
+            "UPDATE orders SET pay_by = :until WHERE id = :id AND status = 'created'"),
 
     /** A shipped order not delivered by {@code deliver_by} is confirmed delivered. */
     DELIVERY(OrderStatus.SHIPPED, OrderEvent.CONFIRM, """
             SELECT id FROM orders
             WHERE status = 'shipped' AND deliver_by <= :now
             ORDER BY deliver_by LIMIT :limit FOR UPDATE SKIP LOCKED""",
-            "SELECT min(deliver_by) FROM orders WHERE status = 'shipped' AND deliver_by <= :now");
+            "SELECT min(deliver_by) FROM orders WHERE status = 'shipped' AND deliver_by <= :now",
+            "UPDATE orders SET deliver_by = :until WHERE id = :id AND status = 'shipped'");
 
     private final OrderStatus state;
     private final OrderEvent event;
     final String claimDue;
     final String oldestDue;
+    final String putOff;
 
-    Deadline(OrderStatus state, OrderEvent event, String claimDue, String oldestDue) {
+    Deadline(OrderStatus state, OrderEvent event, String claimDue, String oldestDue, String putOff) {
         this.state = state;
         this.event = event;
         this.claimDue = claimDue;
         this.oldestDue = oldestDue;
+        this.putOff = putOff;
     }
 
     /** The state the deadline runs in; its queries name it, so that the partial index serves them. */

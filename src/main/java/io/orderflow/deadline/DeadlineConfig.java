@@ -18,13 +18,16 @@ public class DeadlineConfig {
     private final Duration paymentDeadline;
     private final Duration deliveryConfirmAfter;
     private final int batchSize;
+    private final Duration retryFailedAfter;
 
     public DeadlineConfig(@ConfigProperty(name = "orders.payment-deadline") Duration paymentDeadline,
             @ConfigProperty(name = "orders.delivery-confirm-after") Duration deliveryConfirmAfter,
-            @ConfigProperty(name = "orders.deadlines.batch-size") int batchSize) {
+            @ConfigProperty(name = "orders.deadlines.batch-size") int batchSize,
+            @ConfigProperty(name = "orders.deadlines.retry-failed-after") Duration retryFailedAfter) {
         this.paymentDeadline = paymentDeadline;
         this.deliveryConfirmAfter = deliveryConfirmAfter;
         this.batchSize = batchSize;
+        this.retryFailedAfter = retryFailedAfter;
     }
 
     /** A created order not paid within this long expires. */
@@ -40,5 +43,10 @@ public class DeadlineConfig {
     /** How many due orders one transaction fires. */
     public int batchSize() {
         return batchSize;
+    }
+
+    /** How long the deadline of an order whose firing failed is put off before it is tried again. */
+    public Duration retryFailedAfter() {
+        return retryFailedAfter;
     }
 }

@@ -3,6 +3,7 @@ package io.orderflow.deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -74,10 +75,31 @@ public class DeadlineScheduler {
                 while (deadlines.fireDue(deadline, batchSize) == batchSize) {
                     // a full batch may have left more behind it
                 }
-            } catch (RuntimeException e) {
-                // Caught, or the executor would never run this again.
-                LOG.warnf("Firing %s deadlines stopped; they are due again at the next look: %s", deadline, e.toString());
+            } catch (RuntimeException batchFailed) {
+                LOG.warnf("A batch of %s deadlines failed (%s); firing them one at a time", deadline, batchFailed.toString());
+                fireOneByOne(deadline);
             }
+        }
+    }
+
+    /**
+     * Fires the due orders one at a time, each in a transaction of its own. An order whose firing
+     * fails has its deadline put off (orders.deadlines.retry-failed-after), so that it cannot hold the
+     * ones behind it back at every look, and is counted in orders_deadlines_failed_total.
+     */
+    private void fireOneByOne(Deadline deadline) {
+        try {
+            for (UUID id : deadlines.due(deadline, batchSize)) {
+                try {
+                    deadlines.fireOne(deadline, id);
+                } catch (RuntimeException e) {
+                    deadlines.putOff(deadline, id);
+                    LOG.errorf(e, "The %s deadline of order %s could not fire; it is tried again later", deadline, id);
+                }
+            }
+        } catch (RuntimeException e) {
+            // Caught, or the executor would never run this again (the database is down, say).
+            LOG.warnf("Firing %s deadlines stopped; they are due again at the next look: %s", deadline, e.toString());
         }
     }
 

@@ -53,13 +53,31 @@ public class DeadlineService {
     /** Fires one batch of the deadline's due orders; returns how many were claimed (a full batch may leave more). */
     @Transactional
     public int fireDue(Deadline deadline, int limit) {
-        @SuppressWarnings("unchecked")
-        List<UUID> due = db.createNativeQuery(deadline.claimDue, UUID.class).setParameter("now", Instant.now())
-                .setParameter("limit", limit).getResultList();
+        List<UUID> due = claim(deadline, limit);
         if (!due.isEmpty()) {
             transitions.fire(due, deadline.state(), deadline.event());
         }
         return due.size();
+    }
+
+    /** The deadline's due orders, up to {@code limit}, in deadline order; none stays claimed. */
+    @Transactional
+    public List<UUID> due(Deadline deadline, int limit) {
+        return claim(deadline, limit);
+    }
+
+    /** Fires the deadline of one order, in a transaction of its own; false when it had moved on. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean fireOne(Deadline deadline, UUID id) {
+        return transitions.fire(List.of(id), deadline.state(), deadline.event()) == 1;
+    }
+
+    /** Puts off the deadline of an order whose firing failed, so that it holds no other back meanwhile. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void putOff(Deadline deadline, UUID id) {
+        db.createNativeQuery(deadline.putOff).setParameter("until", Instant.now().plus(config.retryFailedAfter()))
+                .setParameter("id", id).executeUpdate();
+        metrics.counter("orders.deadlines.failed", "event", deadline.event().wireName()).increment();
     }
 
     /** How long the oldest deadline that is due has waited; zero when none is. */
@@ -68,6 +86,12 @@ public class DeadlineService {
         Instant now = Instant.now();
         Object oldest = db.createNativeQuery(deadline.oldestDue).setParameter("now", now).getSingleResult();
         return oldest == null ? Duration.ZERO : Duration.between((Instant) oldest, now);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<UUID> claim(Deadline deadline, int limit) {
+        return db.createNativeQuery(deadline.claimDue, UUID.class).setParameter("now", Instant.now()).setParameter("limit", limit)
+                .getResultList();
     }
 
     /** A shipped order's confirmation deadline starts with the transaction that shipped it. */

@@ -171,6 +171,32 @@ class DeadlineTest {
     }
 
     @Test
+    void anOrderWhoseExpiryFailsIsPutOffAndHoldsNoOtherBack() {
+        String broken = Products.newProduct("2.00", 5);
+        String sound = Products.newProduct("2.00", 5);
+        String stuck = placeOrder("alice", newToken("alice"), Products.orderOf(broken, 1)).then().statusCode(201).extract().path("id");
+        String next = placeOrder("alice", newToken("alice"), Products.orderOf(sound, 1)).then().statusCode(201).extract().path("id");
+        // The product no longer shows what the order reserved: releasing it fails, whatever fires it.
+        Orders.execute("UPDATE products SET reserved = 0 WHERE sku = '" + broken + "'");
+        double failedBefore = metric("orders_deadlines_failed_total{event=\"expire\"}");
+
+        // The failing order first in deadline order, the other right behind it, in the same look.
+        Orders.execute("UPDATE orders SET pay_by = CASE WHEN id = '" + stuck + "' THEN now() - interval '1 second' ELSE now() END"
+                + " WHERE id IN ('" + stuck + "', '" + next + "')");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(as("alice").get("/orders/{id}", next).path("status")));
+
+        as("alice").get("/orders/{id}", stuck).then().body("status", equalTo("created"));
+        assertThat(Orders.value("SELECT pay_by > now() + interval '30 seconds' FROM orders WHERE id = ?", stuck)).isEqualTo("t");
+        assertThat(metric("orders_deadlines_failed_total{event=\"expire\"}") - failedBefore).isEqualTo(1);
+
+        // Mended, the order expires at its next deadline.
+        Orders.execute("UPDATE products SET reserved = 1 WHERE sku = '" + broken + "'");
+        dueNow(stuck, "pay_by");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(as("alice").get("/orders/{id}", stuck).path("status")));
+        assertThat(Products.stock(broken)).isEqualTo("5/0");
+    }
+
+    @Test
     void theOrderPageShowsThePaymentDeadlineAndThenThatTheOrderExpired() {
         String id = placeOrder("alice", newToken("alice"), Products.orderOf(Products.newProduct("3.00", 1), 1))
                 .then().statusCode(201).extract().path("id");
