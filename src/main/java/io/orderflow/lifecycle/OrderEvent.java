@@ -2,8 +2,11 @@ package io.orderflow.lifecycle;
 
 import java.util.Locale;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonValue;
 
+@Schema(description = "expire and confirm are the system's, fired when a deadline passes: never offered to callers")
 public enum OrderEvent {
     PAY, SHIP, DELIVER, CANCEL,
     /** The system's: a created order not paid by its deadline is cancelled. */

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.orderflow.lifecycle.OrderEvent;
@@ -15,7 +17,9 @@ import io.orderflow.lifecycle.OrderStatus;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OrderView(UUID id, long orderNumber, OrderStatus status, String currency, String totalAmount,
-        List<Item> items, long version, Instant createdAt, Instant updatedAt, Instant payBy, Instant deliverBy,
+        List<Item> items, long version, Instant createdAt, Instant updatedAt,
+        @Schema(description = "While created: when the system expires the order unless it is paid") Instant payBy,
+        @Schema(description = "While shipped: when the system confirms the order delivered unless it is delivered before") Instant deliverBy,
         List<OrderEvent> allowedActions, List<Step> history) {
 
     public record Item(String sku, int quantity, String unitPrice) {
