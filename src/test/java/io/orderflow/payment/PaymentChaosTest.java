@@ -73,23 +73,28 @@ class PaymentChaosTest {
         List<Response> answers = Parallel.run(payments);
 
         List<String> unpaid = new ArrayList<>();
+        int overloaded = 0;
         for (int i = 0; i < ORDERS; i++) {
             Response answer = answers.get(i);
-            assertThat(answer.statusCode()).as("answer to paying %s: %s", orders.get(i), answer.asString()).isIn(200, 502);
+            assertThat(answer.statusCode()).as("answer to paying %s: %s", orders.get(i), answer.asString()).isIn(200, 502, 503);
             if (answer.statusCode() == 200) {
                 assertThat(answer.<String>path("status")).isEqualTo("paid");
                 assertThat(Ledger.of(orders.get(i)).charges()).as("charges of paid order %s", orders.get(i)).isEqualTo(1);
-            } else {
-                assertThat(answer.contentType()).startsWith("application/problem+json");
-                assertThat(answer.<String>path("code")).isEqualTo("payment-provider-unavailable");
-                assertThat(Ledger.of(orders.get(i)).charges()).as("charges of %s after a 502", orders.get(i)).isLessThanOrEqualTo(1);
-                unpaid.add(orders.get(i));
+                continue;
             }
+            // 502: the provider never answered within the retry budget. 503: this burst of a hundred pays on two
+            // cores kept the database pool busy past its acquisition timeout. Either way the client retries.
+            assertThat(answer.contentType()).startsWith("application/problem+json");
+            assertThat(answer.<String>path("code")).isEqualTo(answer.statusCode() == 502 ? "payment-provider-unavailable" : "service-unavailable");
+            assertThat(Ledger.of(orders.get(i)).charges()).as("charges of %s after a %d", orders.get(i), answer.statusCode()).isLessThanOrEqualTo(1);
+            overloaded += answer.statusCode() == 503 ? 1 : 0;
+            unpaid.add(orders.get(i));
         }
         Map<Integer, List<Long>> waitsByRetry = waitsAfterFastFailures(orders);
-        LOG.infof("Paid at once: %d of %d; waits after a 503, by retry: %s", ORDERS - unpaid.size(), ORDERS, summary(waitsByRetry));
+        LOG.infof("Paid at once: %d of %d (503: %d); waits after a 503 from the provider, by retry: %s", ORDERS - unpaid.size(), ORDERS,
+                overloaded, summary(waitsByRetry));
 
-        // A client retries the payments that answered 502; whatever the provider did before, one charge each.
+        // A client retries the payments that answered 502 or 503; whatever the provider did before, one charge each.
         for (String id : unpaid) {
             for (int attempt = 0; attempt < 10 && as("alice").get("/orders/{id}", id).<String>path("status").equals("created"); attempt++) {
                 act("alice", id, "pay");
