@@ -66,10 +66,10 @@ public class DeadlineService {
         return claim(deadline, limit);
     }
 
-    /** Fires the deadline of one order, in a transaction of its own; false when it had moved on. */
+    /** Fires the deadline of one order, in a transaction of its own; an order that moved on meanwhile is left as it is. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public boolean fireOne(Deadline deadline, UUID id) {
-        return transitions.fire(List.of(id), deadline.state(), deadline.event()) == 1;
+    public void fireOne(Deadline deadline, UUID id) {
+        transitions.fire(List.of(id), deadline.state(), deadline.event());
     }
 
     /** Puts off the deadline of an order whose firing failed, so that it holds no other back meanwhile. */
