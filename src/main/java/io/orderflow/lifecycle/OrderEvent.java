@@ -14,6 +14,11 @@ public enum OrderEvent {
     /** The system's: a shipped order not delivered by its deadline is delivered. */
     CONFIRM;
 
+    /** The event with this name in JSON, SQL and URLs. */
+    public static OrderEvent fromWireName(String name) {
+        return valueOf(name.toUpperCase(Locale.ROOT));
+    }
+
     /** The name used in JSON, SQL and URLs ({@code POST /orders/{id}/pay}). */
     @JsonValue
     public String wireName() {

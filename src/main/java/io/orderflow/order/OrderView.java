@@ -25,6 +25,9 @@ public record OrderView(UUID id, long orderNumber, OrderStatus status, String cu
     public record Item(String sku, int quantity, String unitPrice) {
     }
 
-    public record Step(OrderStatus from, OrderStatus to, String event, Instant at) {
+    public record Step(OrderStatus from, OrderStatus to, String event,
+            @Schema(description = "Who moved the order: its customer, staff (never which member) or the system (a deadline)",
+                    enumeration = { OrderViews.CUSTOMER, OrderViews.STAFF, OrderViews.SYSTEM }) String actor,
+            Instant at) {
     }
 }

@@ -17,6 +17,11 @@ import io.orderflow.shared.security.Caller;
 @ApplicationScoped
 public class OrderViews {
 
+    static final String CUSTOMER = "customer";
+    static final String STAFF = "staff";
+    static final String SYSTEM = "system";
+    private static final Set<Actor> CALLERS = EnumSet.of(Actor.OWNER, Actor.STAFF);
+
     private final Lifecycle lifecycle;
 
     public OrderViews(Lifecycle lifecycle) {
@@ -26,7 +31,7 @@ public class OrderViews {
     /** The order as it is now; with its history when {@code withHistory}. */
     public OrderView current(Order order, Caller caller, boolean withHistory) {
         List<OrderView.Step> history = withHistory
-                ? order.history.stream().map(t -> new OrderView.Step(t.from, t.to, t.event, t.at)).toList()
+                ? order.history.stream().map(t -> new OrderView.Step(t.from, t.to, t.event, actorOf(t, order.customer), t.at)).toList()
                 : null;
         return view(order, order.status, order.version, order.updatedAt, caller, history);
     }
@@ -37,6 +42,18 @@ public class OrderViews {
      */
     public OrderView asCreated(Order order, Caller caller) {
         return view(order, OrderStatus.CREATED, 0, order.createdAt, caller, null);
+    }
+
+    /**
+     * Who applied a step of the history, as anyone who may see the order may be told: the events no
+     * caller may fire are the system's; the others were the customer's own or a member of staff's,
+     * whose name stays in the database.
+     */
+    private String actorOf(OrderTransition step, String customer) {
+        if (!lifecycle.permits(CALLERS, OrderEvent.fromWireName(step.event))) {
+            return SYSTEM;
+        }
+        return step.actor.equals(customer) ? CUSTOMER : STAFF;
     }
 
     /** In what capacities the caller acts on an order of {@code owner}. */

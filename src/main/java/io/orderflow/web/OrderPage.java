@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -131,7 +130,7 @@ public class OrderPage {
         try {
             UUID orderId = UUID.fromString(id);
             Caller caller = Caller.of(identity);
-            OrderEvent event = OrderEvent.valueOf(action.toUpperCase(Locale.ROOT));
+            OrderEvent event = OrderEvent.fromWireName(action);
             if (event == OrderEvent.PAY) {
                 payments.pay(caller, orderId, PayRequest.methodOf(new PayRequest(paymentMethod)), command);
             } else {

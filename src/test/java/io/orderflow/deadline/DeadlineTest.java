@@ -7,6 +7,7 @@ import static io.orderflow.support.Api.placeOrder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -150,7 +151,8 @@ class DeadlineTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> "delivered".equals(as("alice").get("/orders/{id}", id).path("status")));
 
         as("alice").get("/orders/{id}", id).then().body("version", equalTo(3)).body("deliverBy", nullValue())
-                .body("history.event", equalTo(List.of("pay", "ship", "confirm")));
+                .body("history.event", equalTo(List.of("pay", "ship", "confirm")))
+                .body("history.actor", equalTo(List.of("customer", "staff", "system")));
         assertThat(Orders.value("SELECT actor FROM order_history WHERE order_id = ? AND event = 'confirm'", id)).isEqualTo("system");
         assertThat(lateness(id, "deliver_by", "confirm")).isLessThan(Duration.ofSeconds(1));
     }
@@ -209,7 +211,9 @@ class DeadlineTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(as("alice").get("/orders/{id}", id).path("status")));
         given().filter(browser).get("/checkout/orders/{id}", id).then().statusCode(200)
                 .body(not(containsString("id=\"pay-by\"")))
-                .body(containsString("has expired"));
+                .body(containsString("has expired"))
+                .body(containsString("<li>expire by system: created → cancelled at"));
+        as("alice").get("/orders/{id}", id).then().body("history.event", contains("expire")).body("history.actor", contains("system"));
     }
 
     @Test

@@ -110,7 +110,10 @@ class OrderTransitionTest {
                 .body("allowedActions", contains("deliver"))
                 .body("history.event", contains("pay", "ship"))
                 .body("history.from", contains("created", "paid"))
-                .body("history.to", contains("paid", "shipped"));
+                .body("history.to", contains("paid", "shipped"))
+                .body("history.actor", contains("customer", "staff"));
+        // A customer is told that staff shipped it, never which member.
+        as("alice").get("/orders/{id}", id).then().body("history.actor", contains("customer", "staff"));
     }
 
     @Test

@@ -267,7 +267,7 @@ class WebCheckoutTest {
 
         Browser ops = browser("ops");
         ops.get(page).then().body(containsString(">Ship<"))
-                .body(matchesPattern("(?s).*<li>pay: created → paid at <time datetime=\"[^\"]+\">" + READABLE_TIME + "</time></li>.*"));
+                .body(matchesPattern("(?s).*<li>pay by customer: created → paid at <time datetime=\"[^\"]+\">" + READABLE_TIME + "</time></li>.*"));
         browser("bob").get(page).then().statusCode(404);
     }
 
