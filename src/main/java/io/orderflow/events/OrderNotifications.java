@@ -156,7 +156,7 @@ public class OrderNotifications {
                 .setParameter("eventIds", distinct.stream().map(StreamedOrderEvent::eventId).toArray(UUID[]::new))
                 .setParameter("orderIds", distinct.stream().map(StreamedOrderEvent::orderId).toArray(UUID[]::new))
                 .setParameter("customers", distinct.stream().map(StreamedOrderEvent::customer).toArray(String[]::new))
-                .setParameter("messages", distinct.stream().map(event -> "Your order is " + event.status().wireName() + ".").toArray(String[]::new))
+                .setParameter("messages", distinct.stream().map(StreamedOrderEvent::notification).toArray(String[]::new))
                 .setParameter("consumer", GROUP).setParameter("now", Instant.now())
                 .executeUpdate();
     }

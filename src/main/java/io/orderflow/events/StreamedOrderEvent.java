@@ -1,15 +1,20 @@
 package io.orderflow.events;
 
+import java.util.Arrays;
 import java.util.UUID;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 
-/** An order event as read from the stream: every field a notification needs, checked before anything is written. */
-record StreamedOrderEvent(UUID eventId, UUID orderId, String customer, OrderStatus status) {
+/**
+ * An order event as read from the stream: every field a notification needs, checked before anything is
+ * written. {@code event} is the transition, null for a creation, or for one this reader does not know.
+ */
+record StreamedOrderEvent(UUID eventId, UUID orderId, String customer, OrderStatus status, OrderEvent event) {
 
     /** An entry that no number of deliveries will make readable. */
     static final class UnreadableEventException extends RuntimeException {
@@ -38,7 +43,19 @@ record StreamedOrderEvent(UUID eventId, UUID orderId, String customer, OrderStat
         if (customer.isBlank() || customer.length() > MAX_CUSTOMER_LENGTH) {
             throw new UnreadableEventException("its customer is missing or too long");
         }
-        return new StreamedOrderEvent(uuid(event, "eventId"), uuid(event, "orderId"), customer, status(event.path("type").asText()));
+        return new StreamedOrderEvent(uuid(event, "eventId"), uuid(event, "orderId"), customer, status(event.path("type").asText()),
+                transition(event.path("event").asText()));
+    }
+
+    /** What the customer is told. */
+    String notification() {
+        return event == OrderEvent.EXPIRE ? "Your order expired unpaid; its items are back on sale."
+                : "Your order is " + status.wireName() + ".";
+    }
+
+    /** The transition; an unknown one (a newer writer's) reads as none, since the status says enough. */
+    private static OrderEvent transition(String name) {
+        return Arrays.stream(OrderEvent.values()).filter(event -> event.wireName().equals(name)).findFirst().orElse(null);
     }
 
     private static UUID uuid(JsonNode event, String field) {

@@ -114,7 +114,7 @@ class DeadlineTest {
         // Within 3 s while 200 buyers keep the machine's two cores busy; DeadlineScaleTest holds the second.
         assertThat(lateness(sku)).isLessThan(Duration.ofSeconds(3));
         assertThat(Products.stock(sku)).isEqualTo(orders + "/0");
-        assertThat(count("SELECT count(*) FROM outbox_all WHERE kind = 'order-event' AND payload LIKE '%\"type\":\"cancelled\"%' AND order_id = ANY(CAST(? AS uuid[]))",
+        assertThat(count("SELECT count(*) FROM outbox_all WHERE kind = 'order-event' AND payload LIKE '%\"type\":\"cancelled\",\"event\":\"expire\"%' AND order_id = ANY(CAST(? AS uuid[]))",
                 "{" + String.join(",", ids) + "}")).isEqualTo(orders);
         assertThat(metric("orders_deadlines_fired_total{event=\"expire\"}") - firedBefore).isEqualTo(orders);
     }
@@ -199,7 +199,7 @@ class DeadlineTest {
     }
 
     @Test
-    void theOrderPageShowsThePaymentDeadlineAndThenThatTheOrderExpired() {
+    void theOrderPageShowsThePaymentDeadlineAndThenThatTheOrderExpiredAndTheCustomerIsTold() {
         String id = placeOrder("alice", newToken("alice"), Products.orderOf(Products.newProduct("3.00", 1), 1))
                 .then().statusCode(201).extract().path("id");
         CookieFilter browser = new CookieFilter();
@@ -214,6 +214,10 @@ class DeadlineTest {
                 .body(containsString("has expired"))
                 .body(containsString("<li>expire by system: created → cancelled at"));
         as("alice").get("/orders/{id}", id).then().body("history.event", contains("expire")).body("history.actor", contains("system"));
+        // The order event says it was the expiry, not a cancel, and the customer is told so.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                Orders.value("SELECT string_agg(message, ' | ' ORDER BY id) FROM order_notifications WHERE order_id = ?", id))
+                .isEqualTo("Your order is created. | Your order expired unpaid; its items are back on sale."));
     }
 
     @Test
