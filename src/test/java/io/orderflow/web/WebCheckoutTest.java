@@ -269,6 +269,11 @@ class WebCheckoutTest {
         ops.get(page).then().body(containsString(">Ship<"))
                 .body(matchesPattern("(?s).*<li>pay by customer: created → paid at <time datetime=\"[^\"]+\">" + READABLE_TIME + "</time></li>.*"));
         browser("bob").get(page).then().statusCode(404);
+
+        ops.form().formParam("commandId", command(ops.get(page), "ship")).post(page + "/ship").then().statusCode(303);
+        alice.get(page).then().body(matchesPattern("(?s).*<p id=\"deliver-by\">On its way; unless its delivery is recorded sooner, "
+                + "it counts as delivered on <time datetime=\"[^\"]+\">" + READABLE_TIME + "</time>.</p>.*"))
+                .body(matchesPattern("(?s).*<li>ship by staff: paid → shipped at .*"));
     }
 
     @Test
