@@ -16,7 +16,10 @@ public enum Deadline {
             WHERE status = 'created' AND pay_by <= :now
             ORDER BY pay_by LIMIT :limit FOR UPDATE SKIP LOCKED""",
             "SELECT min(pay_by) FROM orders WHERE status = 'created' AND pay_by <= :now",
-            "UPDATE orders SET pay_by = :until WHERE id = :id AND status = 'created'"),
+            """
+            UPDATE orders SET pay_by = CAST(:now AS timestamptz) + LEAST(:firstMillis * power(2, LEAST(deadline_failures, 30)), :mostMillis)
+                * interval '1 millisecond', deadline_failures = deadline_failures + 1
+            WHERE id = :id AND status = 'created'"""),
 
     /** A shipped order not delivered by {@code deliver_by} is confirmed delivered. */
     DELIVERY(OrderStatus.SHIPPED, OrderEvent.CONFIRM, """
@@ -24,7 +27,10 @@ public enum Deadline {
             WHERE status = 'shipped' AND deliver_by <= :now
             ORDER BY deliver_by LIMIT :limit FOR UPDATE SKIP LOCKED""",
             "SELECT min(deliver_by) FROM orders WHERE status = 'shipped' AND deliver_by <= :now",
-            "UPDATE orders SET deliver_by = :until WHERE id = :id AND status = 'shipped'");
+            """
+            UPDATE orders SET deliver_by = CAST(:now AS timestamptz) + LEAST(:firstMillis * power(2, LEAST(deadline_failures, 30)), :mostMillis)
+                * interval '1 millisecond', deadline_failures = deadline_failures + 1
+            WHERE id = :id AND status = 'shipped'""");
 
     private final OrderStatus state;
     private final OrderEvent event;

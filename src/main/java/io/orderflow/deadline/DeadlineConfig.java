@@ -19,15 +19,18 @@ public class DeadlineConfig {
     private final Duration deliveryConfirmAfter;
     private final int batchSize;
     private final Duration retryFailedAfter;
+    private final Duration retryFailedAtMost;
 
     public DeadlineConfig(@ConfigProperty(name = "orders.payment-deadline") Duration paymentDeadline,
             @ConfigProperty(name = "orders.delivery-confirm-after") Duration deliveryConfirmAfter,
             @ConfigProperty(name = "orders.deadlines.batch-size") int batchSize,
-            @ConfigProperty(name = "orders.deadlines.retry-failed-after") Duration retryFailedAfter) {
+            @ConfigProperty(name = "orders.deadlines.retry-failed-after") Duration retryFailedAfter,
+            @ConfigProperty(name = "orders.deadlines.retry-failed-at-most") Duration retryFailedAtMost) {
         this.paymentDeadline = paymentDeadline;
         this.deliveryConfirmAfter = deliveryConfirmAfter;
         this.batchSize = batchSize;
         this.retryFailedAfter = retryFailedAfter;
+        this.retryFailedAtMost = retryFailedAtMost;
     }
 
     /** A created order not paid within this long expires. */
@@ -45,8 +48,13 @@ public class DeadlineConfig {
         return batchSize;
     }
 
-    /** How long the deadline of an order whose firing failed is put off before it is tried again. */
+    /** How long the deadline of an order whose firing failed is put off the first time; it doubles with each further failure. */
     public Duration retryFailedAfter() {
         return retryFailedAfter;
+    }
+
+    /** The longest a failing order's deadline is put off at a time. */
+    public Duration retryFailedAtMost() {
+        return retryFailedAtMost;
     }
 }

@@ -28,7 +28,7 @@ import io.orderflow.order.OrderTransitions;
 @ApplicationScoped
 public class DeadlineService {
 
-    private static final String START_DELIVERY = "UPDATE orders SET deliver_by = :at WHERE id = :id";
+    private static final String START_DELIVERY = "UPDATE orders SET deliver_by = :at, deadline_failures = 0 WHERE id = :id";
 
     private final EntityManager db;
     private final OrderTransitions transitions;
@@ -72,10 +72,16 @@ public class DeadlineService {
         transitions.fire(List.of(id), deadline.state(), deadline.event());
     }
 
-    /** Puts off the deadline of an order whose firing failed, so that it holds no other back meanwhile. */
+    /**
+     * Puts off the deadline of an order whose firing failed, so that it holds no other back meanwhile:
+     * by orders.deadlines.retry-failed-after the first time, twice as long after each further failure,
+     * never longer than orders.deadlines.retry-failed-at-most.
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void putOff(Deadline deadline, UUID id) {
-        db.createNativeQuery(deadline.putOff).setParameter("until", Instant.now().plus(config.retryFailedAfter()))
+        db.createNativeQuery(deadline.putOff).setParameter("now", Instant.now())
+                .setParameter("firstMillis", config.retryFailedAfter().toMillis())
+                .setParameter("mostMillis", config.retryFailedAtMost().toMillis())
                 .setParameter("id", id).executeUpdate();
         metrics.counter("orders.deadlines.failed", "event", deadline.event().wireName()).increment();
     }

@@ -188,8 +188,18 @@ class DeadlineTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> "cancelled".equals(as("alice").get("/orders/{id}", next).path("status")));
 
         as("alice").get("/orders/{id}", stuck).then().body("status", equalTo("created"));
-        assertThat(Orders.value("SELECT pay_by > now() + interval '30 seconds' FROM orders WHERE id = ?", stuck)).isEqualTo("t");
+        assertThat(putOff(stuck)).isEqualTo("1 failure, put off 1 minute");
         assertThat(metric("orders_deadlines_failed_total{event=\"expire\"}") - failedBefore).isEqualTo(1);
+
+        // Each further failure puts it off twice as long.
+        dueNow(stuck, "pay_by");
+        await().atMost(Duration.ofSeconds(10)).until(() -> putOff(stuck).startsWith("2 failures"));
+        assertThat(putOff(stuck)).isEqualTo("2 failures, put off 2 minutes");
+        assertThat(metric("orders_deadlines_failed_total{event=\"expire\"}") - failedBefore).isEqualTo(2);
+        // ... but never longer than orders.deadlines.retry-failed-at-most (1H).
+        Orders.execute("UPDATE orders SET deadline_failures = 10, pay_by = now() WHERE id = '" + stuck + "'");
+        await().atMost(Duration.ofSeconds(10)).until(() -> putOff(stuck).startsWith("11 failures"));
+        assertThat(putOff(stuck)).isEqualTo("11 failures, put off 60 minutes");
 
         // Mended, the order expires at its next deadline.
         Orders.execute("UPDATE products SET reserved = 1 WHERE sku = '" + broken + "'");
@@ -246,6 +256,15 @@ class DeadlineTest {
     }
 
     /** Brings an order's deadline to now, so that a firing races what the test does next. */
+    /** How often the order's deadline failed and, to the minute, how far off it now is. */
+    private static String putOff(String id) {
+        return Orders.value("""
+                SELECT deadline_failures || CASE WHEN deadline_failures = 1 THEN ' failure' ELSE ' failures' END || ', put off '
+                    || round(extract(epoch FROM pay_by - now()) / 60) || CASE WHEN round(extract(epoch FROM pay_by - now()) / 60) = 1
+                    THEN ' minute' ELSE ' minutes' END
+                FROM orders WHERE id = ?""", id);
+    }
+
     private static void dueNow(String id, String column) {
         Orders.execute("UPDATE orders SET " + column + " = now() WHERE id = '" + id + "'");
     }
