@@ -1,6 +1,5 @@
 package io.orderflow.events;
 
-import java.util.Arrays;
 import java.util.UUID;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -55,7 +54,11 @@ record StreamedOrderEvent(UUID eventId, UUID orderId, String customer, OrderStat
 
     /** The transition; an unknown one (a newer writer's) reads as none, since the status says enough. */
     private static OrderEvent transition(String name) {
-        return Arrays.stream(OrderEvent.values()).filter(event -> event.wireName().equals(name)).findFirst().orElse(null);
+        try {
+            return name.isEmpty() ? null : OrderEvent.fromWireName(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static UUID uuid(JsonNode event, String field) {
