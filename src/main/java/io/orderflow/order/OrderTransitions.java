@@ -33,11 +33,14 @@ public class OrderTransitions {
 
     /** The actor of the transitions the service fires itself, in the order's history. */
     public static final String SYSTEM = "system";
-    // The guarded UPDATE of every transition, with its history rows, for one order or a batch.
+    // The guarded UPDATE of every transition, with its history rows, for one order or a batch. Paying also
+    // needs the order's successful charge, recorded in the same transaction: no path pays an order without one.
     private static final String MOVE = """
             WITH moved AS (
                 UPDATE orders SET status = :to, version = version + 1, updated_at = :at
                 WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN (:sources)
+                    AND (NOT CAST(:needsCharge AS boolean)
+                        OR EXISTS (SELECT 1 FROM payments WHERE payments.order_id = orders.id AND payments.status = 'SUCCESS'))
                 RETURNING id, customer, total_amount, currency),
             history AS (
                 INSERT INTO order_history (order_id, from_status, to_status, event, at, actor, command_id)
@@ -129,6 +132,7 @@ public class OrderTransitions {
         List<Object[]> rows = db.createNativeQuery(MOVE)
                 .setParameter("ids", ids.stream().map(UUID::toString).toArray(String[]::new))
                 .setParameter("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
+                .setParameter("needsCharge", event == OrderEvent.PAY)
                 .setParameter("from", from.wireName()).setParameter("to", to.wireName()).setParameter("event", event.wireName())
                 .setParameter("at", now).setParameter("actor", actor).setParameter("commandId", commandId)
                 .getResultList();

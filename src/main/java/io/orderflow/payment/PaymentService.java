@@ -43,6 +43,8 @@ public class PaymentService {
 
     static final String REFUND = "refund";
     private static final String RECOVERY = "recovery";
+    /** How often a pay looks for an attempt of its own while others keep failing theirs, before it answers 409. */
+    private static final int MAX_LOOKS = 3;
     private static final Logger LOG = Logger.getLogger(PaymentService.class);
 
     private final OrderTransitions transitions;
@@ -74,12 +76,17 @@ public class PaymentService {
         }
         String method = paymentMethod == null ? config.defaultMethod() : paymentMethod;
         Optional<PaymentClaim> claim = payments.claimToCharge(orderId, order.totalAmount(), order.currency(), method);
-        if (claim.isEmpty()) {
-            if (payments.latest(orderId).orElseThrow().status == Payment.Status.PROCESSING) {
+        for (int looks = 1; claim.isEmpty(); looks++) {
+            Payment.Status latest = payments.latest(orderId).orElseThrow().status;
+            if (latest == Payment.Status.PROCESSING || latest == Payment.Status.FAILURE && looks == MAX_LOOKS) {
                 throw paymentInProgress();
             }
-            // It settled while this request looked: the lifecycle answers.
-            return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
+            if (latest != Payment.Status.FAILURE) {
+                // Charged while this request looked: the order was paid (or cancelled) with that charge; the lifecycle answers.
+                return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
+            }
+            // The attempt another request held failed meanwhile (declined, refused, voided): this request makes its own.
+            claim = payments.claimToCharge(orderId, order.totalAmount(), order.currency(), method);
         }
         ProviderCharge charge = charge(claim.get());
         try {
@@ -197,15 +204,15 @@ public class PaymentService {
     }
 
     /**
-     * The charge and created -> paid commit together. An order that was paid already, by another
-     * charge, keeps that one: this charge goes back.
+     * The charge and created -> paid commit together; the transition's guard sees the charge recorded
+     * first. An order that was paid already, by another charge, keeps that one: this charge goes back.
      */
     @Transactional
     OrderTransitions.Outcome paid(Caller caller, PaymentClaim claim, String reference, String commandId) {
-        OrderTransitions.Outcome outcome = transitions.apply(caller, claim.orderId(), OrderEvent.PAY, commandId);
         if (!payments.succeeded(claim, reference)) {
             throw new ClaimLostException();
         }
+        OrderTransitions.Outcome outcome = transitions.apply(caller, claim.orderId(), OrderEvent.PAY, commandId);
         if (outcome.replayed()) {
             queueRefund(Payment.strayRefundKeyFor(claim.key()), refundOf(claim, reference));
         }
