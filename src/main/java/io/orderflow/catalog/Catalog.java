@@ -9,6 +9,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
 import jakarta.transaction.Transactional;
 
+import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.order.Money;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.Problem;
@@ -54,9 +55,11 @@ public class Catalog {
             VALUES (:sku, :delta, :reason, :actor, :onHandAfter, now())""";
 
     private final EntityManager db;
+    private final IdempotencyRecords keys;
 
-    public Catalog(EntityManager db) {
+    public Catalog(EntityManager db, IdempotencyRecords keys) {
         this.db = db;
+        this.keys = keys;
     }
 
     /** The products the caller may see, in sku order, after the sku in the cursor {@code after}. */
@@ -97,7 +100,9 @@ public class Catalog {
             throw new ProblemException(Problem.of(409, "product-exists", "Product exists",
                     "There is already a product " + product.sku() + "; change it with PUT /products/" + product.sku() + "."));
         }
-        return ProductView.of(Product.findById(product.sku()));
+        ProductView created = ProductView.of(Product.findById(product.sku()));
+        keys.keepWithEffect(ProductAnswers.created(created));
+        return created;
     }
 
     /** Replaces everything of a product but its sku and stock. */
@@ -127,7 +132,9 @@ public class Catalog {
                 .setParameter("reason", adjustment.reason()).setParameter("actor", caller.name())
                 .setParameter("onHandAfter", onHandAfter.get(0))
                 .executeUpdate();
-        return ProductView.of(Product.findById(sku));
+        ProductView adjusted = ProductView.of(Product.findById(sku));
+        keys.keepWithEffect(ProductAnswers.ok(adjusted));
+        return adjusted;
     }
 
     /** Why an adjustment changed nothing: no such product, or on hand would leave the allowed range. */

@@ -84,8 +84,7 @@ public class ProductResource {
     @APIResponse(responseCode = "409", description = "`product-exists`: the sku is taken; `idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public Response create(ProductRequest request) {
-        ProductView created = catalog.create(requests.forCreate(request));
-        return Response.status(Response.Status.CREATED).header("Location", "/products/" + created.sku()).entity(created).build();
+        return ProductAnswers.created(catalog.create(requests.forCreate(request)));
     }
 
     @PUT

@@ -1,52 +1,52 @@
 package io.orderflow.idempotency;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.time.Instant;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Optional;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
-import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.http.RequestBodies;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.problem.ProblemMappers;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * Idempotency-Key on every POST, after draft-ietf-httpapi-idempotency-key-header: the first request
  * with a key runs and its final answer is kept; a retry with the same key and request gets that
  * answer again, with {@code Idempotent-Replayed: true}. Keys are scoped to (principal, method, path).
+ * Redis answers first (the lease, the in-flight 409, replays); PostgreSQL keeps every final answer
+ * for the whole retention (see {@link IdempotencyRecords}) and refills Redis when it has forgotten a key.
  */
 public class IdempotencyFilter {
 
-    private static final String CLAIM = IdempotencyFilter.class.getName() + ".claim";
-    private static final List<String> KEPT_HEADERS = List.of(HttpHeaders.LOCATION, HttpHeaders.CONTENT_TYPE, HttpHeaders.CACHE_CONTROL);
     private static final Logger LOG = Logger.getLogger(IdempotencyFilter.class);
 
     private final IdempotencyStore store;
+    private final IdempotencyRecords records;
+    private final HeldKey held;
     private final ObjectMapper json;
     private final MeterRegistry metrics;
 
-    public IdempotencyFilter(IdempotencyStore store, ObjectMapper json, MeterRegistry metrics) {
+    public IdempotencyFilter(IdempotencyStore store, IdempotencyRecords records, HeldKey held, ObjectMapper json, MeterRegistry metrics) {
         this.store = store;
+        this.records = records;
+        this.held = held;
         this.json = json;
         this.metrics = metrics;
     }
@@ -65,51 +65,91 @@ public class IdempotencyFilter {
             return null;
         }
         String path = request.getUriInfo().getPath();
-        String principal = request.getSecurityContext().getUserPrincipal().getName();
-        KeyClaim claim = store.claim(principal, "POST", path, key, RequestFingerprint.of("POST", path, RequestBodies.of(routing)));
+        KeyScope scope = new KeyScope(request.getSecurityContext().getUserPrincipal().getName(), "POST", path, key);
+        KeyClaim claim = store.claim(scope, RequestFingerprint.of("POST", path, RequestBodies.of(routing)));
+        if (claim.outcome().holds()) {
+            // Held from here, so that the key is released should PostgreSQL fail to answer.
+            held.hold(claim);
+            Optional<IdempotencyRecords.Kept> kept = records.find(scope);
+            if (kept.isPresent()) {
+                // Redis had forgotten the key (restart, failover, eviction) or its holder died after its answer was kept.
+                held.hold(null);
+                refill(claim, kept.get());
+                return answerAgain(claim, kept.get());
+            }
+        }
         count(claim.outcome());
         return switch (claim.outcome()) {
-            case CLAIMED, TAKEN_OVER -> {
-                request.setProperty(CLAIM, claim);
-                yield null;
-            }
-            case REPLAY -> {
-                LOG.infof("Replayed POST %s for Idempotency-Key %s", path, Hashing.sha256Hex(key).substring(0, 16));
-                yield replay(claim.answer());
-            }
+            case CLAIMED, TAKEN_OVER -> null;
+            case REPLAY -> replay(claim, claim.answer());
             case IN_USE -> throw new ProblemException(Problem.of(409, "idempotency-key-in-use", "Idempotency-Key in use",
                     "A request with this Idempotency-Key is still running; retry shortly to get its answer."), Duration.ofSeconds(1));
-            case MISMATCH -> throw new ProblemException(Problem.of(422, "idempotency-key-reused", "Idempotency-Key reused",
-                    "This Idempotency-Key was used for a different request; use a new key for a new request."));
+            case MISMATCH -> throw reused();
         };
+    }
+
+    /** The request's effect met another request's answer for its key, kept meanwhile: that answer is this one's too. */
+    @ServerExceptionMapper
+    public Response usedMeanwhile(KeyUsedMeanwhileException e) {
+        KeyClaim claim = held.claim();
+        IdempotencyRecords.Kept kept = records.find(claim.scope())
+                .orElseThrow(() -> new IllegalStateException("A key used meanwhile is kept", e));
+        held.kept(kept);
+        return answerAgain(claim, kept);
     }
 
     @ServerResponseFilter
     public void keep(ContainerRequestContext request, ContainerResponseContext response) {
-        if (!(request.getProperty(CLAIM) instanceof KeyClaim claim)) {
+        if (!"POST".equals(request.getMethod())) {
             return;
         }
-        request.removeProperty(CLAIM);
+        KeyClaim claim = held.claim();
+        if (claim == null) {
+            return;
+        }
+        held.hold(null);
         try {
-            MediaType type = mediaType(response);
-            byte[] body = bytes(response.getEntity());
-            if (!isFinal(response.getStatus(), body)) {
+            IdempotencyRecords.Kept kept = held.kept();
+            if (kept != null) {
+                if (kept.fingerprint().equals(claim.fingerprint())) {
+                    // The answer kept with the effect goes out as the very bytes that replays will send.
+                    response.setEntity(kept.answer().bytes(), response.getEntityAnnotations(), kept.answer().type());
+                }
+                refill(claim, kept);
+                return;
+            }
+            StoredAnswer answer = StoredAnswer.of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString,
+                    json);
+            if (!isFinal(answer)) {
                 store.release(claim);
                 return;
             }
             // The first answer goes out as the very bytes that replays will send.
-            response.setEntity(body, response.getEntityAnnotations(), type);
-            Map<String, String> headers = new LinkedHashMap<>();
-            for (String name : KEPT_HEADERS) {
-                String value = name.equals(HttpHeaders.CONTENT_TYPE) ? type.toString() : response.getHeaderString(name);
-                if (value != null) {
-                    headers.put(name, value);
-                }
-            }
-            store.complete(claim, new StoredAnswer(response.getStatus(), headers, new String(body, StandardCharsets.UTF_8)));
+            response.setEntity(answer.bytes(), response.getEntityAnnotations(), answer.type());
+            records.keep(claim, answer).ifPresentOrElse(mine -> refill(claim, mine),
+                    () -> LOG.warnf("Another request's answer is kept for an Idempotency-Key on POST %s", claim.scope().path()));
         } catch (RuntimeException e) {
-            // The answer still goes out; the key's lease runs out and a retry runs again.
+            // The answer still goes out; the key's lease runs out and a retry runs again, or finds the answer in PostgreSQL.
             LOG.warnf("Could not keep the answer for an Idempotency-Key: %s", e.toString());
+        }
+    }
+
+    /** The answer kept for the key, to a request with the same fingerprint; 422 to any other. */
+    private Response answerAgain(KeyClaim claim, IdempotencyRecords.Kept kept) {
+        if (!kept.fingerprint().equals(claim.fingerprint())) {
+            count(KeyClaim.Outcome.MISMATCH);
+            return ProblemMappers.builder(reused().problem(), json).build();
+        }
+        count(KeyClaim.Outcome.REPLAY);
+        return replay(claim, kept.answer());
+    }
+
+    /** Gives Redis what PostgreSQL keeps for the key; if Redis fails now, PostgreSQL answers the next retry. */
+    private void refill(KeyClaim claim, IdempotencyRecords.Kept kept) {
+        try {
+            store.complete(claim, kept.fingerprint(), kept.answer(), kept.left(Instant.now()));
+        } catch (RuntimeException e) {
+            LOG.warnf("Redis did not take back a kept Idempotency-Key: %s", e.toString());
         }
     }
 
@@ -117,13 +157,14 @@ public class IdempotencyFilter {
      * Answers worth replaying: successes and business outcomes. Refusals a retry may cure
      * (400, 401, 403, 409 in-use, 410, 413, 429) and failures (5xx) free the key instead.
      */
-    private boolean isFinal(int status, byte[] body) {
+    private boolean isFinal(StoredAnswer answer) {
+        int status = answer.status();
         if (status >= 200 && status < 300) {
             return true;
         }
         return switch (status) {
             case 402, 404, 422 -> true;
-            case 409 -> "invalid-transition".equals(problemCode(body));
+            case 409 -> "invalid-transition".equals(problemCode(answer.bytes()));
             default -> false;
         };
     }
@@ -136,43 +177,14 @@ public class IdempotencyFilter {
         }
     }
 
-    /** The type the answer is sent with; JSON written from objects says its charset, as it does without a key. */
-    private static MediaType mediaType(ContainerResponseContext response) {
-        MediaType type = response.getMediaType() != null ? response.getMediaType() : MediaType.APPLICATION_JSON_TYPE;
-        boolean written = !(response.getEntity() instanceof byte[]);
-        return written && type.isCompatible(MediaType.APPLICATION_JSON_TYPE) && !type.getParameters().containsKey(MediaType.CHARSET_PARAMETER)
-                ? type.withCharset("UTF-8") : type;
+    private static Response replay(KeyClaim claim, StoredAnswer answer) {
+        LOG.infof("Replayed POST %s for Idempotency-Key %s", claim.scope().path(), Hashing.sha256Hex(claim.scope().key()).substring(0, 16));
+        return answer.replay();
     }
 
-    private Response replay(StoredAnswer answer) {
-        Response.ResponseBuilder replay = Response.status(answer.status())
-                .entity(answer.body().getBytes(StandardCharsets.UTF_8))
-                .header(Headers.REPLAYED, "true");
-        answer.headers().forEach((name, value) -> {
-            if (name.equals(HttpHeaders.CONTENT_TYPE)) {
-                replay.type(value);
-            } else {
-                replay.header(name, value);
-            }
-        });
-        return replay.build();
-    }
-
-    private byte[] bytes(Object entity) {
-        if (entity == null) {
-            return new byte[0];
-        }
-        if (entity instanceof byte[] raw) {
-            return raw;
-        }
-        if (entity instanceof String text) {
-            return text.getBytes(StandardCharsets.UTF_8);
-        }
-        try {
-            return json.writeValueAsBytes(entity);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("An answer's entity does not serialise", e);
-        }
+    private static ProblemException reused() {
+        return new ProblemException(Problem.of(422, "idempotency-key-reused", "Idempotency-Key reused",
+                "This Idempotency-Key was used for a different request; use a new key for a new request."));
     }
 
     private void count(KeyClaim.Outcome outcome) {

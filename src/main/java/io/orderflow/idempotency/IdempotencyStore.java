@@ -1,13 +1,11 @@
 package io.orderflow.idempotency;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.shared.Hashing;
@@ -27,8 +25,6 @@ public class IdempotencyStore {
     private static final RedisScript CLAIM = RedisScript.load("idempotency-claim");
     private static final RedisScript COMPLETE = RedisScript.load("idempotency-complete");
     private static final RedisScript RELEASE = RedisScript.load("idempotency-release");
-    private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
-    };
 
     private final RedisDataSource redis;
     private final RedisKeys keys;
@@ -42,45 +38,35 @@ public class IdempotencyStore {
         this.json = json;
     }
 
-    public KeyClaim claim(String principal, String method, String path, String key, String fingerprint) {
-        String recordKey = keys.ofPrincipal(principal, "idempotency:" + Hashing.sha256Hex(method + "\n" + path + "\n" + key));
+    public KeyClaim claim(KeyScope scope, String fingerprint) {
+        String recordKey = keys.ofPrincipal(scope.principal(),
+                "idempotency:" + Hashing.sha256Hex(scope.method() + "\n" + scope.path() + "\n" + scope.key()));
         String claimId = UUID.randomUUID().toString();
         Response answer = CLAIM.run(redis, List.of(recordKey), fingerprint, claimId, config.lease().toMillis(),
                 config.retention().toMillis());
-        return switch (answer.get(0).toString()) {
-            case "claimed" -> new KeyClaim(KeyClaim.Outcome.CLAIMED, recordKey, claimId, null);
-            case "taken-over" -> new KeyClaim(KeyClaim.Outcome.TAKEN_OVER, recordKey, claimId, null);
-            case "in-use" -> new KeyClaim(KeyClaim.Outcome.IN_USE, recordKey, null, null);
-            case "mismatch" -> new KeyClaim(KeyClaim.Outcome.MISMATCH, recordKey, null, null);
-            default -> new KeyClaim(KeyClaim.Outcome.REPLAY, recordKey, null, new StoredAnswer(answer.get(1).toInteger(),
-                    readHeaders(answer.get(2).toString()), answer.get(3).toString()));
+        KeyClaim.Outcome outcome = switch (answer.get(0).toString()) {
+            case "claimed" -> KeyClaim.Outcome.CLAIMED;
+            case "taken-over" -> KeyClaim.Outcome.TAKEN_OVER;
+            case "in-use" -> KeyClaim.Outcome.IN_USE;
+            case "mismatch" -> KeyClaim.Outcome.MISMATCH;
+            default -> KeyClaim.Outcome.REPLAY;
         };
+        StoredAnswer stored = outcome == KeyClaim.Outcome.REPLAY
+                ? StoredAnswer.read(answer.get(1).toInteger(), answer.get(2).toString(), answer.get(3).toString(), json) : null;
+        return new KeyClaim(outcome, scope, fingerprint, recordKey, outcome.holds() ? claimId : null, stored);
     }
 
-    /** Keeps the holder's final answer for replay; false when the claim was no longer this holder's. */
-    public boolean complete(KeyClaim claim, StoredAnswer answer) {
-        return COMPLETE.run(redis, List.of(claim.recordKey()), claim.claimId(), answer.status(), writeHeaders(answer.headers()),
-                answer.body(), config.retention().toMillis()).toInteger() == 1;
+    /**
+     * Keeps the final answer of the request with this fingerprint for replay, for as long as it is kept;
+     * false when the claim was no longer this holder's.
+     */
+    public boolean complete(KeyClaim claim, String fingerprint, StoredAnswer answer, Duration keptFor) {
+        return COMPLETE.run(redis, List.of(claim.recordKey()), claim.claimId(), answer.status(), answer.headersJson(json),
+                answer.body(), Math.max(1, keptFor.toMillis()), fingerprint).toInteger() == 1;
     }
 
     /** Frees the key so that a retry runs again; false when the claim was no longer this holder's. */
     public boolean release(KeyClaim claim) {
         return RELEASE.run(redis, List.of(claim.recordKey()), claim.claimId()).toInteger() == 1;
-    }
-
-    private String writeHeaders(Map<String, String> headers) {
-        try {
-            return json.writeValueAsString(headers);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Header values always serialise", e);
-        }
-    }
-
-    private Map<String, String> readHeaders(String stored) {
-        try {
-            return json.readValue(stored, HEADERS);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A stored answer's headers are unreadable", e);
-        }
     }
 }

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
+import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
@@ -40,17 +41,19 @@ public class OrderService {
     private final OrderPricing pricing;
     private final Stock stock;
     private final StockPrecheck precheck;
+    private final IdempotencyRecords keys;
     private final ObjectMapper json;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, ObjectMapper json, MeterRegistry metrics) {
+            StockPrecheck precheck, IdempotencyRecords keys, ObjectMapper json, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
         this.pricing = pricing;
         this.stock = stock;
         this.precheck = precheck;
+        this.keys = keys;
         this.json = json;
         this.metrics = metrics;
     }
@@ -121,8 +124,9 @@ public class OrderService {
     }
 
     /**
-     * Prices the order from the catalog, inserts it and reserves its stock, in one transaction: a
-     * price that changed, stock that ran out or a token already used leaves nothing behind. The stock
+     * Prices the order from the catalog, inserts it, reserves its stock and keeps the answer of the
+     * request's Idempotency-Key, in one transaction: a price that changed, stock that ran out, a token
+     * already used or a key used meanwhile leaves nothing behind. The stock
      * comes last: a product's row stays locked until the commit, and a flash sale's orders queue on it.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
@@ -130,6 +134,7 @@ public class OrderService {
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
         OrderView created = store.insert(caller, tokenHash, request.fingerprint(), priced);
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
+        keys.keepWithEffect(OrderAnswers.created(new Creation(created, false)));
         return created;
     }
 

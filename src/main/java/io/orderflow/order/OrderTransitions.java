@@ -15,6 +15,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.Actor;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
@@ -51,10 +52,13 @@ public class OrderTransitions {
     private final Lifecycle lifecycle;
     private final OrderViews views;
     private final Event<OrderStatusChanges> changes;
+    private final IdempotencyRecords keys;
     private final MeterRegistry metrics;
 
-    public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderViews views, Event<OrderStatusChanges> changes, MeterRegistry metrics) {
+    public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderViews views, Event<OrderStatusChanges> changes, IdempotencyRecords keys,
+            MeterRegistry metrics) {
         this.db = db;
+        this.keys = keys;
         this.lifecycle = lifecycle;
         this.views = views;
         this.changes = changes;
@@ -95,11 +99,11 @@ public class OrderTransitions {
         if (moved(List.of(id), order.status, event, caller.name(), commandId) == 1) {
             db.refresh(order);
             count(event, "applied");
-            return new Outcome(views.current(order, caller, false), false);
+            return answered(new Outcome(views.current(order, caller, false), false));
         }
         if (order.history.stream().anyMatch(step -> step.event.equals(event.wireName()))) {
             count(event, "repeated");
-            return new Outcome(views.current(order, caller, false), true);
+            return answered(new Outcome(views.current(order, caller, false), true));
         }
         count(event, "rejected");
         List<OrderEvent> allowed = views.allowedActions(order.status, caller, order.customer);
@@ -107,6 +111,12 @@ public class OrderTransitions {
                 "An order that is " + order.status.wireName() + " cannot be " + pastTense(event) + ".")
                 .with("currentStatus", order.status)
                 .with("allowedActions", allowed));
+    }
+
+    /** The request's Idempotency-Key keeps the answer in the transition's transaction. */
+    private Outcome answered(Outcome outcome) {
+        keys.keepWithEffect(OrderAnswers.ok(outcome));
+        return outcome;
     }
 
     /**

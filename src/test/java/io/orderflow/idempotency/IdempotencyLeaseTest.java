@@ -49,7 +49,7 @@ class IdempotencyLeaseTest {
         issueToken(UUID.randomUUID().toString()).then().statusCode(201);
         String key = UUID.randomUUID().toString();
         // A request that claimed the key and died before answering.
-        KeyClaim dead = store.claim("alice", "POST", PATH, key, RequestFingerprint.of("POST", PATH, new byte[0]));
+        KeyClaim dead = store.claim(new KeyScope("alice", "POST", PATH, key), RequestFingerprint.of("POST", PATH, new byte[0]));
         assertThat(dead.outcome()).isEqualTo(KeyClaim.Outcome.CLAIMED);
 
         issueToken(key).then()
@@ -67,14 +67,15 @@ class IdempotencyLeaseTest {
     @Test
     void aSlowHolderCannotOverwriteItsSuccessorsAnswer() {
         String key = UUID.randomUUID().toString();
-        KeyClaim slow = store.claim("alice", "POST", PATH, key, RequestFingerprint.of("POST", PATH, new byte[0]));
+        KeyClaim slow = store.claim(new KeyScope("alice", "POST", PATH, key), RequestFingerprint.of("POST", PATH, new byte[0]));
         AtomicReference<Response> successor = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
             successor.set(issueToken(key));
             return successor.get().statusCode() == 201;
         });
 
-        boolean overwritten = store.complete(slow, new StoredAnswer(201, Map.of(), "{\"token\":\"from the slow holder\"}"));
+        boolean overwritten = store.complete(slow, slow.fingerprint(), new StoredAnswer(201, Map.of(), "{\"token\":\"from the slow holder\"}"),
+                Duration.ofMinutes(1));
         assertThat(overwritten).isFalse();
         assertThat(store.release(slow)).isFalse();
 

@@ -52,7 +52,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e) {
-        Response.ResponseBuilder answer = builder(e.problem());
+        Response.ResponseBuilder answer = builder(e.problem(), json);
         if (e.retryAfter() != null) {
             answer.header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000));
         }
@@ -112,7 +112,7 @@ public class ProblemMappers {
             default -> Problem.of(status, "http-" + status, Response.Status.fromStatusCode(status) == null
                     ? "Client error" : Response.Status.fromStatusCode(status).getReasonPhrase(), "The request was refused.");
         };
-        Response.ResponseBuilder answer = builder(problem);
+        Response.ResponseBuilder answer = builder(problem, json);
         if (status == 405) {
             answer.header(HttpHeaders.ALLOW, e.getResponse().getHeaderString(HttpHeaders.ALLOW));
         }
@@ -124,7 +124,7 @@ public class ProblemMappers {
         if (isUnavailable(e)) {
             LOG.warnf("A backing service failed: %s", e.toString());
             return builder(Problem.of(503, "service-unavailable", "Service unavailable",
-                    "A backing service is not answering; try again shortly. Nothing was changed."))
+                    "A backing service is not answering; try again shortly. Nothing was changed."), json)
                     .header("Retry-After", 1).build();
         }
         String incident = UUID.randomUUID().toString();
@@ -135,7 +135,7 @@ public class ProblemMappers {
     }
 
     private Response unauthorized() {
-        return builder(Problem.of(401, "unauthorized", "Unauthorized", "Sign in with HTTP Basic credentials."))
+        return builder(Problem.of(401, "unauthorized", "Unauthorized", "Sign in with HTTP Basic credentials."), json)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"orders\"").build();
     }
 
@@ -205,10 +205,11 @@ public class ProblemMappers {
     }
 
     private Response respond(Problem problem) {
-        return builder(problem).build();
+        return builder(problem, json).build();
     }
 
-    private Response.ResponseBuilder builder(Problem problem) {
+    /** A problem answer, for the places that answer one without throwing (an exception mapper of their own). */
+    public static Response.ResponseBuilder builder(Problem problem, ObjectMapper json) {
         try {
             return Response.status(problem.status())
                     .type(Problem.MEDIA_TYPE)

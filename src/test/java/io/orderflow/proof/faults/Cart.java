@@ -10,7 +10,9 @@ import io.orderflow.proof.faults.ProofClient.Request;
 /**
  * One customer's purchase and everything its clients were answered: the cart is submitted with an
  * order token from several instances at once (with a new token if the last one was forgotten), then,
- * as planned, paid (twice at once, with two keys) and cancelled.
+ * as planned, paid (twice at once, with two keys) and cancelled. A cart may instead be submitted by
+ * clients that each take a token of their own and all send one Idempotency-Key, as a client does that
+ * fetches a fresh token for every retry: then the key alone keeps it to one order.
  */
 final class Cart {
 
@@ -35,16 +37,23 @@ final class Cart {
     final Plan plan;
     /** How many clients submit it at once with one token. */
     final int copies;
+    /** Whether each client takes its own token, all of them sending the cart's one Idempotency-Key. */
+    final boolean tokenPerClient;
     final List<String> tokens = Collections.synchronizedList(new ArrayList<>());
     final List<Exchange> exchanges = Collections.synchronizedList(new ArrayList<>());
 
     Cart(String scenario, int number, Plan plan, int copies) {
+        this(scenario, number, plan, copies, false);
+    }
+
+    Cart(String scenario, int number, Plan plan, int copies, boolean tokenPerClient) {
         this.label = scenario + "-" + number;
         this.number = number;
         this.user = number % 2 == 0 ? "alice" : "bob";
         this.body = "{\"currency\":\"CNY\",\"items\":[{\"sku\":\"ABC-1\",\"quantity\":" + (1 + number % 5) + "}]}";
         this.plan = plan;
         this.copies = copies;
+        this.tokenPerClient = tokenPerClient;
     }
 
     List<Exchange> exchanges(Kind kind) {

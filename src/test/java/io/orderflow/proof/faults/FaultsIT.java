@@ -25,8 +25,9 @@ import io.orderflow.proof.faults.Cart.Plan;
  * on all of them at once, retrying as real clients do, while Redis restarts empty, PostgreSQL
  * restarts, instances die by kill -9 and Redis stalls. Each scenario prints one line of figures
  * and asserts that nothing was lost, nothing doubled and every retried request converged on one
- * answer. Last, payment deadlines fall due: instances share the firing, and what one killed mid-firing
- * left is fired once after a restart. Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
+ * answer. Then payment deadlines fall due: instances share the firing, and what one killed mid-firing
+ * left is fired once after a restart. Last, Redis restarts empty again while clients send every copy of
+ * a cart with a fresh order token and the cart's one Idempotency-Key: the key alone keeps it to one order. Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
  * more traffic.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -102,12 +103,7 @@ class FaultsIT {
     @Test
     @Order(3)
     void redisRestartedEmptyMidLoad() {
-        underFaults("redis-restart", (traffic, injectedAt) -> {
-            deployment.redis.shutdownNoSave();
-            holdUntilFelt(traffic, injectedAt);
-            deployment.redis.launch();
-            return System.nanoTime();
-        });
+        underFaults("redis-restart", FaultsIT::restartRedisEmpty);
     }
 
     @Test
@@ -196,6 +192,26 @@ class FaultsIT {
     }
 
     /**
+     * Clients that take a fresh order token for every copy of a cart they send, all with the cart's one
+     * Idempotency-Key, while Redis restarts empty: PostgreSQL keeps the key with the order, so the key
+     * still answers with the first order, and no cart gets two.
+     */
+    @Test
+    @Order(10)
+    void redisRestartedEmptyWhileClientsRetryOneKeyWithFreshTokens() {
+        String scenario = "redis-restart-one-key";
+        underFaults(scenario, number -> new Cart(scenario, number, MIXED_PLANS[number % MIXED_PLANS.length], COPIES, true),
+                FaultsIT::restartRedisEmpty);
+    }
+
+    private static long restartRedisEmpty(Traffic traffic, long injectedAt) {
+        deployment.redis.shutdownNoSave();
+        holdUntilFelt(traffic, injectedAt);
+        deployment.redis.launch();
+        return System.nanoTime();
+    }
+
+    /**
      * Publishes a deadline scenario's figures and checks what every one must hold: each order cancelled by
      * one expiry of the system's and by nothing else, the stock it held released, one 'cancelled' event queued.
      */
@@ -240,10 +256,13 @@ class FaultsIT {
      * again after as many journeys more, as often as the mode says; then the carts are audited.
      */
     private static void underFaults(String scenario, Fault fault) {
+        underFaults(scenario, number -> new Cart(scenario, number, MIXED_PLANS[number % MIXED_PLANS.length], COPIES), fault);
+    }
+
+    private static void underFaults(String scenario, IntFunction<Cart> carts, Fault fault) {
         Traffic traffic = new Traffic();
         ProofClient client = client(traffic);
-        Shoppers shoppers = Shoppers.start(client, Deployment.INSTANCES, settings.shoppers(),
-                number -> new Cart(scenario, number, MIXED_PLANS[number % MIXED_PLANS.length], COPIES));
+        Shoppers shoppers = Shoppers.start(client, Deployment.INSTANCES, settings.shoppers(), carts);
         long errorsDuringFaults = 0;
         long slowestRecovery = 0;
         try (shoppers) {

@@ -24,8 +24,8 @@ import io.orderflow.proof.faults.ProofClient.Request;
  */
 final class Shoppers implements AutoCloseable {
 
-    /** A customer whose token was forgotten (410) fetches a new one and submits again, up to this many times in all. */
-    private static final int MOST_TOKENS_PER_CART = 3;
+    /** A customer whose token was forgotten (410) fetches a new one and submits again, up to this many rounds in all. */
+    private static final int MOST_ROUNDS_PER_CART = 3;
     private static final String PAY_BODY = "{\"paymentMethod\":\"pm_card_visa\"}";
 
     private final ProofClient client;
@@ -96,18 +96,20 @@ final class Shoppers implements AutoCloseable {
     }
 
     private void shop(Cart cart) {
-        for (int tokens = 0; tokens < MOST_TOKENS_PER_CART && cart.orderId() == null; tokens++) {
-            Answer issued = client.send(new Request(cart.user, "/orders/token", null, null, "token-" + cart.label + "-" + tokens), cart.number);
-            if (issued.status() != 201) {
-                return;
-            }
-            String token = issued.token();
-            cart.tokens.add(token);
-            String key = "submit-" + cart.label + "-" + tokens;
+        for (int round = 0; round < MOST_ROUNDS_PER_CART && cart.orderId() == null; round++) {
+            String key = cart.tokenPerClient ? "submit-" + cart.label : "submit-" + cart.label + "-" + round;
             List<Supplier<Exchange>> copies = new ArrayList<>();
+            String token = null;
             for (int copy = 0; copy < cart.copies; copy++) {
+                if (token == null || cart.tokenPerClient) {
+                    token = newToken(cart, round * cart.copies + copy);
+                    if (token == null) {
+                        return;
+                    }
+                }
                 int instance = cart.number + copy;
-                copies.add(() -> exchange(Kind.SUBMIT, new Request(cart.user, "/orders", cart.body, token, key), instance));
+                String sent = token;
+                copies.add(() -> exchange(Kind.SUBMIT, new Request(cart.user, "/orders", cart.body, sent, key), instance));
             }
             List<Exchange> answers = atOnce(copies);
             cart.exchanges.addAll(answers);
@@ -119,6 +121,16 @@ final class Shoppers implements AutoCloseable {
         if (orderId != null && cart.plan != Cart.Plan.ORDER_ONLY) {
             payAndCancel(cart, orderId);
         }
+    }
+
+    /** A fresh order token for the cart, or null when none was issued. */
+    private String newToken(Cart cart, int number) {
+        Answer issued = client.send(new Request(cart.user, "/orders/token", null, null, "token-" + cart.label + "-" + number), cart.number);
+        if (issued.status() != 201) {
+            return null;
+        }
+        cart.tokens.add(issued.token());
+        return issued.token();
     }
 
     private void payAndCancel(Cart cart, String orderId) {

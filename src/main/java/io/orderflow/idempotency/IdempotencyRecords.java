@@ -1,0 +1,142 @@
+package io.orderflow.idempotency;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.Tuple;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.Transactional;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.ws.rs.core.Response;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.arc.Arc;
+
+/**
+ * Idempotency-Keys with their final answers in PostgreSQL, for the whole retention, whatever Redis
+ * forgets. A request whose effect is written to PostgreSQL keeps its answer in the effect's own
+ * transaction ({@link #keepWithEffect}), so the effect and its key commit or roll back together; any
+ * other final answer is kept right after it was given. Only the request holding a key, or one after the
+ * row's retention, may write its row.
+ */
+@ApplicationScoped
+public class IdempotencyRecords {
+
+    /** An answer PostgreSQL keeps for a key: for the request with this fingerprint, until then. */
+    record Kept(String fingerprint, StoredAnswer answer, Instant until) {
+
+        Duration left(Instant now) {
+            return Duration.between(now, until);
+        }
+    }
+
+    private static final String FIND = """
+            SELECT fingerprint, status, headers, body, kept_until FROM idempotency_keys WHERE scope_hash = :scope AND kept_until > :now""";
+    // A row past its retention is taken over as if it were not there.
+    private static final String KEEP = """
+            INSERT INTO idempotency_keys (scope_hash, principal, method, path, idempotency_key, fingerprint, claim_id, status, headers,
+                body, created_at, kept_until)
+            VALUES (:scope, :principal, :method, :path, :key, :fingerprint, :claim, :status, :headers, :body, :now, :until)
+            ON CONFLICT (scope_hash) DO UPDATE SET fingerprint = excluded.fingerprint, claim_id = excluded.claim_id,
+                status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at,
+                kept_until = excluded.kept_until
+            WHERE idempotency_keys.kept_until <= :now OR idempotency_keys.claim_id = :claim""";
+    private static final String PURGE = """
+            DELETE FROM idempotency_keys WHERE scope_hash IN (
+                SELECT scope_hash FROM idempotency_keys WHERE kept_until <= :now ORDER BY kept_until LIMIT :batch FOR UPDATE SKIP LOCKED)""";
+
+    private final EntityManager db;
+    private final IdempotencyConfig config;
+    private final HeldKey held;
+    private final TransactionSynchronizationRegistry transactions;
+    private final ObjectMapper json;
+
+    public IdempotencyRecords(EntityManager db, IdempotencyConfig config, HeldKey held, TransactionSynchronizationRegistry transactions,
+            ObjectMapper json) {
+        this.db = db;
+        this.config = config;
+        this.held = held;
+        this.transactions = transactions;
+        this.json = json;
+    }
+
+    /**
+     * In the transaction that writes the effect of the current request: keeps {@code answer}, the
+     * response the request will give, as its Idempotency-Key's answer. Nothing when the request holds
+     * no key (or is no request: a job).
+     *
+     * @throws KeyUsedMeanwhileException when another request's answer was kept for the key meanwhile:
+     *         the effect must not commit, the caller is answered with that request's answer
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void keepWithEffect(Response answer) {
+        if (!Arc.container().requestContext().isActive() || held.claim() == null) {
+            return;
+        }
+        KeyClaim claim = held.claim();
+        StoredAnswer stored = StoredAnswer.of(answer, json);
+        Instant until = keptUntil();
+        if (!write(claim, stored, until)) {
+            throw new KeyUsedMeanwhileException();
+        }
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    held.kept(new Kept(claim.fingerprint(), stored, until));
+                }
+            }
+        });
+    }
+
+    /** The answer kept for a key, while it is kept. */
+    @Transactional
+    Optional<Kept> find(KeyScope scope) {
+        @SuppressWarnings("unchecked")
+        List<Tuple> rows = db.createNativeQuery(FIND, Tuple.class).setParameter("scope", scope.hash()).setParameter("now", Instant.now())
+                .getResultList();
+        return rows.stream().findFirst().map(row -> new Kept(row.get("fingerprint", String.class),
+                StoredAnswer.read(((Number) row.get("status")).intValue(), row.get("headers", String.class), row.get("body", String.class),
+                        json),
+                row.get("kept_until", Instant.class)));
+    }
+
+    /** Keeps a final answer given without an effect in PostgreSQL; empty when another request's answer is kept for the key. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    Optional<Kept> keep(KeyClaim claim, StoredAnswer answer) {
+        Instant until = keptUntil();
+        return write(claim, answer, until) ? Optional.of(new Kept(claim.fingerprint(), answer, until)) : Optional.empty();
+    }
+
+    /** Deletes up to a batch of keys past their retention; returns how many. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    int purge(Instant now, int batch) {
+        return db.createNativeQuery(PURGE).setParameter("now", now).setParameter("batch", batch).executeUpdate();
+    }
+
+    private boolean write(KeyClaim claim, StoredAnswer answer, Instant until) {
+        KeyScope scope = claim.scope();
+        return db.createNativeQuery(KEEP).setParameter("scope", scope.hash()).setParameter("principal", scope.principal())
+                .setParameter("method", scope.method()).setParameter("path", scope.path()).setParameter("key", scope.key())
+                .setParameter("fingerprint", claim.fingerprint()).setParameter("claim", UUID.fromString(claim.claimId()))
+                .setParameter("status", answer.status()).setParameter("headers", answer.headersJson(json))
+                .setParameter("body", answer.body()).setParameter("now", Instant.now()).setParameter("until", until)
+                .executeUpdate() == 1;
+    }
+
+    private Instant keptUntil() {
+        return Instant.now().plus(config.retention()).truncatedTo(ChronoUnit.MICROS);
+    }
+}
