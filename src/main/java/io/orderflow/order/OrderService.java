@@ -17,6 +17,7 @@ import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
@@ -41,10 +42,11 @@ public class OrderService {
     private final Stock stock;
     private final StockPrecheck precheck;
     private final ObjectMapper json;
+    private final StoredJson storedJson;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, ObjectMapper json, MeterRegistry metrics) {
+            StockPrecheck precheck, ObjectMapper json, StoredJson storedJson, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
@@ -52,6 +54,7 @@ public class OrderService {
         this.stock = stock;
         this.precheck = precheck;
         this.json = json;
+        this.storedJson = storedJson;
         this.metrics = metrics;
     }
 
@@ -169,10 +172,10 @@ public class OrderService {
         return replay(stored, caller, request);
     }
 
-    /** The creation's answer as Redis kept it. */
+    /** The creation's answer as Redis kept it, perhaps by a newer version of this service. */
     private OrderView read(String answer) {
         try {
-            return json.readValue(answer, OrderView.class);
+            return storedJson.read(answer, OrderView.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A creation's stored answer is always an order", e);
         }
