@@ -19,7 +19,7 @@ import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.http.Paging;
-import io.orderflow.shared.problem.FieldError;
+import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -211,12 +211,8 @@ public class OrderService {
         try {
             return OrderStatus.fromWireName(status);
         } catch (IllegalArgumentException e) {
-            throw badQuery("status", "must be one of created, paid, shipped, delivered, cancelled");
+            throw QueryParameters.invalid("status", "must be one of created, paid, shipped, delivered, cancelled");
         }
-    }
-
-    private static ProblemException badQuery(String parameter, String message) {
-        return new ProblemException(Problem.invalid(List.of(new FieldError(parameter, message))));
     }
 
     static ProblemException notFound() {
