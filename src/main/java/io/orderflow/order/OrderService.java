@@ -18,8 +18,9 @@ import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.http.Paging;
-import io.orderflow.shared.problem.FieldError;
+import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -43,10 +44,11 @@ public class OrderService {
     private final StockPrecheck precheck;
     private final IdempotencyRecords keys;
     private final ObjectMapper json;
+    private final StoredJson storedJson;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, IdempotencyRecords keys, ObjectMapper json, MeterRegistry metrics) {
+            StockPrecheck precheck, IdempotencyRecords keys, ObjectMapper json, StoredJson storedJson, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
@@ -55,6 +57,7 @@ public class OrderService {
         this.precheck = precheck;
         this.keys = keys;
         this.json = json;
+        this.storedJson = storedJson;
         this.metrics = metrics;
     }
 
@@ -174,10 +177,10 @@ public class OrderService {
         return replay(stored, caller, request);
     }
 
-    /** The creation's answer as Redis kept it. */
+    /** The creation's answer as Redis kept it, perhaps by a newer version of this service. */
     private OrderView read(String answer) {
         try {
-            return json.readValue(answer, OrderView.class);
+            return storedJson.read(answer, OrderView.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A creation's stored answer is always an order", e);
         }
@@ -213,12 +216,8 @@ public class OrderService {
         try {
             return OrderStatus.fromWireName(status);
         } catch (IllegalArgumentException e) {
-            throw badQuery("status", "must be one of created, paid, shipped, delivered, cancelled");
+            throw QueryParameters.invalid("status", "must be one of created, paid, shipped, delivered, cancelled");
         }
-    }
-
-    private static ProblemException badQuery(String parameter, String message) {
-        return new ProblemException(Problem.invalid(List.of(new FieldError(parameter, message))));
     }
 
     static ProblemException notFound() {

@@ -1,8 +1,8 @@
 package io.orderflow.sandbox;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
@@ -30,6 +30,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 import io.orderflow.sandbox.SandboxProviders.Call;
 import io.orderflow.sandbox.SandboxProviders.Kind;
+import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -48,6 +49,9 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @SecurityRequirements
 @APIResponse(responseCode = "404", description = "`not-found`: the sandbox is off (outside dev, test and demo)")
 public class SandboxResource {
+
+    private static final int DEFAULT_CHARGES_PER_PAGE = 100;
+    private static final int MAX_CHARGES_PER_PAGE = 1000;
 
     private final SandboxProviders providers;
     private final SandboxConfig config;
@@ -123,24 +127,25 @@ public class SandboxResource {
             summary = "Sandbox: the charges made in a time window [since, until), oldest first, paged by the cursor in next")
     @APIResponse(responseCode = "200", description = "{\"items\":[...],\"next\":cursor-or-null}",
             content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
-    @APIResponse(responseCode = "400", description = "{\"status\":\"rejected\"}: since missing, an instant or cursor unreadable, "
-            + "limit not 1 to 1000", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
-    public Response charges(@RestQuery String since, @RestQuery String until, @RestQuery String after, @RestQuery Integer limit) {
+    @APIResponse(responseCode = "400", description = "`validation-failed`, naming the parameter: since missing, an instant unreadable "
+            + "or beyond what PostgreSQL stores (4714 BC to 294276 AD), after not a cursor, limit not 1 to 1000")
+    public Response charges(
+            @Parameter(required = true, description = "The window's start, an ISO-8601 instant",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @RestQuery String since,
+            @Parameter(description = "The window's end, an ISO-8601 instant; by default now",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @RestQuery String until,
+            @Parameter(description = "The next cursor of the previous page") @RestQuery String after,
+            @Parameter(description = "Page size, 1 to 1000 (default 100)",
+                    schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000")) @RestQuery String limit) {
         requireEnabled();
-        if (since == null) {
-            return rejected("since is required");
+        Instant from = QueryParameters.instant("since", since);
+        if (from == null) {
+            throw QueryParameters.invalid("since", "is required");
         }
-        try {
-            Instant from = Instant.parse(since);
-            Instant to = until == null ? Instant.now() : Instant.parse(until);
-            int size = limit == null ? 100 : limit;
-            if (size < 1 || size > 1000) {
-                return rejected("limit is 1 to 1000");
-            }
-            return Response.ok(providers.charges(from, to, after == null ? 0 : Long.parseLong(after), size)).build();
-        } catch (DateTimeParseException | NumberFormatException e) {
-            return rejected("since (and until) are ISO-8601 instants such as 2026-01-31T00:00:00Z, after is a cursor from next");
-        }
+        Instant to = Objects.requireNonNullElseGet(QueryParameters.instant("until", until), Instant::now);
+        long cursor = QueryParameters.wholeNumber("after", after, 0, Long.MAX_VALUE, 0);
+        int size = (int) QueryParameters.wholeNumber("limit", limit, 1, MAX_CHARGES_PER_PAGE, DEFAULT_CHARGES_PER_PAGE);
+        return Response.ok(providers.charges(from, to, cursor, size)).build();
     }
 
     @POST
@@ -193,7 +198,7 @@ public class SandboxResource {
         try {
             return providers.ledger(UUID.fromString(orderId == null ? "" : orderId));
         } catch (IllegalArgumentException e) {
-            throw new ProblemException(Problem.of(400, "validation-failed", "Invalid request", "orderId must be an order id."));
+            throw QueryParameters.invalid("orderId", "must be an order id");
         }
     }
 

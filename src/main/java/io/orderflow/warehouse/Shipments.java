@@ -12,7 +12,6 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.order.OrderStatusChanged;
@@ -20,6 +19,7 @@ import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.Outbox;
 import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
+import io.orderflow.shared.StoredJson;
 
 /**
  * A shipped order asks the warehouse for a shipment: the request is written to the outbox in the
@@ -34,9 +34,9 @@ public class Shipments implements OutboxHandler {
     private final Outbox outbox;
     private final WarehouseClient warehouse;
     private final EntityManager db;
-    private final ObjectMapper json;
+    private final StoredJson json;
 
-    public Shipments(Outbox outbox, @RestClient WarehouseClient warehouse, EntityManager db, ObjectMapper json) {
+    public Shipments(Outbox outbox, @RestClient WarehouseClient warehouse, EntityManager db, StoredJson json) {
         this.outbox = outbox;
         this.warehouse = warehouse;
         this.db = db;
@@ -66,7 +66,7 @@ public class Shipments implements OutboxHandler {
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     public void deliver(OutboxMessage message) {
         try {
-            warehouse.requestShipment(message.idempotencyKey, json.readValue(message.payload, ShipmentRequest.class));
+            warehouse.requestShipment(message.idempotencyKey, json.read(message.payload, ShipmentRequest.class));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Unreadable shipment " + message.idempotencyKey, e);
         }

@@ -70,11 +70,27 @@ final class BadRequests {
     private static final String[] STRAY_METHODS = { "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "GET", "POST", "FOO", "get",
             "M-SEARCH", "PROPFIND" };
 
+    private static final String[] INSTANTS = { "2026-01-31T00:00:00Z", "2020-02-29T23:59:59.999999Z", "1970-01-01T00:00:00Z",
+            "-4713-11-24T00:00:00Z", "+294276-12-31T23:59:59.999999Z" };
+    // Java reads instants far beyond PostgreSQL's 4714 BC to 294276 AD, and some only round past its ends.
+    private static final String[] ODD_INSTANTS = { "+300000-01-01T00:00:00Z", "-300000-01-01T00:00:00Z", "+294277-01-01T00:00:00Z",
+            "-4713-11-23T23:59:59.999999Z", "+294276-12-31T23:59:59.9999995Z", "+1000000000-12-31T23:59:59.999999999Z",
+            "-1000000000-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-31", "2026-01-31T00:00:00", "2026-01-31T00:00:00+08:00",
+            "2026-01-31T24:00:00Z", "20260131T000000Z", "1769817600", "now", "2026-01-31T00:00:00Z ", "+2026-01-31T00:00:00Z" };
+
+    /**
+     * The query parameters of each API path that has any, as the API document declares them
+     * (GeneratedBadInputTest checks that none is missing).
+     */
+    static final Map<String, List<String>> QUERY_PARAMETERS = Map.of("/orders", List.of("status", "limit", "after"),
+            "/products", List.of("limit", "after"), "/sandbox/payments/charges", List.of("since", "until", "after", "limit"),
+            "/sandbox/ledger", List.of("orderId"));
+
     /** The share of requests, in percent, that each of {@link #areas} gets. */
-    private static final int[] SHARES = { 33, 5, 10, 13, 18, 3, 13, 5 };
+    private static final int[] SHARES = { 31, 5, 10, 13, 18, 3, 13, 5, 2 };
 
     private final List<Supplier<RawHttp.Request>> areas = List.of(this::placeOrder, this::issueToken, this::readOrders, this::transition,
-            this::products, this::reconciliation, this::webPage, this::strayMethod);
+            this::products, this::reconciliation, this::webPage, this::strayMethod, this::sandbox);
     private final SplittableRandom random;
     private Targets targets;
 
@@ -118,7 +134,7 @@ final class BadRequests {
         if (chance(50)) {
             return api("GET", "/orders/" + orderId(), user);
         }
-        return api("GET", "/orders" + query("status", "limit", "after"), user);
+        return api("GET", withQuery("/orders"), user);
     }
 
     private RawHttp.Request transition() {
@@ -137,7 +153,7 @@ final class BadRequests {
     private RawHttp.Request products() {
         int roll = random.nextInt(100);
         if (roll < 25) {
-            return api("GET", "/products" + query("limit", "after"), pick(USERS));
+            return api("GET", withQuery("/products"), pick(USERS));
         } else if (roll < 40) {
             String sku = chance(30) ? pick(CATALOG_SKUS) : changeableSku();
             return api("GET", "/products/" + sku, pick(USERS));
@@ -170,6 +186,11 @@ final class BadRequests {
                 "/sandbox/ledger?orderId=" + orderId(), "/", "/nope", "/orders/token/x", "/orders//pay", "//orders");
         RawHttp.Request request = api(pick(STRAY_METHODS), path, pick(USERS));
         return chance(40) ? withJson(request, this::junkValue) : request;
+    }
+
+    /** The sandbox's lists: charges in a time window (as the reconciliation asks for them) and an order's ledger. */
+    private RawHttp.Request sandbox() {
+        return api("GET", withQuery(chance(80) ? "/sandbox/payments/charges" : "/sandbox/ledger"), pick(USERS));
     }
 
     /** A request as an API client sends it, as {@code user}, with its Authorization and Accept now and then spoiled. */
@@ -474,6 +495,11 @@ final class BadRequests {
         return chance(60) ? targets.product() : chance(50) ? pick(ODD_PATH_SEGMENTS) : percentEncoded(junkText() + "-NO-SUCH");
     }
 
+    /** The path with a query string of its parameters in the API document. */
+    private String withQuery(String path) {
+        return path + query(QUERY_PARAMETERS.get(path).toArray(String[]::new));
+    }
+
     /** A query string of some of these parameters, each left out, right, wrong or repeated, with now and then a stray part. */
     private String query(String... names) {
         List<String> parts = new ArrayList<>();
@@ -502,6 +528,11 @@ final class BadRequests {
                 return pick("1", "20", "100");
             case "after":
                 return cursor(pick(targets.aliceOrders().get(0), targets.bobsOrder(), "ABC-1", targets.product()));
+            case "since":
+            case "until":
+                return pick(INSTANTS);
+            case "orderId":
+                return pick(targets.aliceOrders().get(0), targets.bobsOrder());
             default:
                 return pick("payment-declined", "invalid-transition", "true", "x");
         }
@@ -515,7 +546,11 @@ final class BadRequests {
                 return pick("0", "101", "-1", "1.5", "1e2", "", "+5", "0x10", "\uff12\uff10", "99999999999999999999", "20 ", "null", "NaN");
             case "after":
                 return pick("", "=", "====", "!!!", "A".repeat(5000), cursor("not a position"), cursor(junkText()),
-                        Base64.getEncoder().encodeToString(longBytes()) + "+/", cursor(targets.aliceOrders().get(0) + "x"));
+                        Base64.getEncoder().encodeToString(longBytes()) + "+/", cursor(targets.aliceOrders().get(0) + "x"), "0", "-1",
+                        "9223372036854775808");
+            case "since":
+            case "until":
+                return chance(80) ? pick(ODD_INSTANTS) : junkText();
             default:
                 return junkText();
         }

@@ -56,6 +56,8 @@ class GeneratedBadInputTest {
     private static final int REQUESTS_PER_TOKEN = 500;
     private static final int FAILURES_SHOWN = 10;
     private static final Path FAILURES = Path.of("target", "generated-bad-input-failures.txt");
+    /** The API document as served; OpenApiDocumentTest keeps the two the same. */
+    private static final Path API_DOCUMENT = Path.of("src", "test", "openapi", "orders-api.json");
 
     /** What requests write where a refusal must leave no trace: orders and their lines, history and payments, the catalog and its stock. */
     private static final String WRITTEN = """
@@ -129,6 +131,22 @@ class GeneratedBadInputTest {
                 SEED, FAILURES,
                 String.join("\n\n---\n\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size())))).isEmpty();
         assertThat(reservedBeyondOrders(targets.product())).as("reserved stock of %s that no open order holds", targets.product()).isZero();
+    }
+
+    /** The generator's query parameters are written by hand: a parameter the document gains must not go untried. */
+    @Test
+    void everyQueryParameterTheApiDocumentDeclaresGetsGeneratedValues() throws IOException {
+        Map<String, List<String>> declared = new TreeMap<>();
+        JSON.readTree(Files.readString(API_DOCUMENT)).path("paths").fields().forEachRemaining(path -> path.getValue().forEach(
+                operation -> operation.path("parameters").forEach(parameter -> {
+                    if (parameter.path("in").asText().equals("query")) {
+                        declared.computeIfAbsent(path.getKey(), p -> new ArrayList<>()).add(parameter.path("name").asText());
+                    }
+                })));
+
+        assertThat(BadRequests.QUERY_PARAMETERS.keySet()).containsExactlyInAnyOrderElementsOf(declared.keySet());
+        declared.forEach((path, names) -> assertThat(BadRequests.QUERY_PARAMETERS.get(path)).as("the query parameters generated for %s", path)
+                .containsExactlyInAnyOrderElementsOf(names));
     }
 
     /** What is wrong with an answer, whatever the request: empty when it is fine. */

@@ -3,9 +3,12 @@ package io.orderflow.sandbox;
 import static io.orderflow.support.Api.newOrder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,48 @@ class SandboxProviderTest {
         assertThat(voidAnswer).isIn("voided", "succeeded");
         assertThat(race.get(1).statusCode()).isEqualTo("voided".equals(voidAnswer) ? 410 : 201);
         assertThat(Ledger.of(id).charges()).isEqualTo("voided".equals(voidAnswer) ? 0 : 1);
+    }
+
+    @Test
+    void aWindowBeyondWhatPostgresqlStoresIsRefusedNamingTheParameter() {
+        charges(Map.of("since", "+300000-01-01T00:00:00Z")).then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("code", equalTo("validation-failed"))
+                .body("errors.field", contains("since"))
+                .body("errors[0].message", startsWith("must lie from -4713-11-24T00:00:00Z to +294276-12-31T23:59:59.999999Z"));
+        charges(Map.of("since", "2026-01-01T00:00:00Z", "until", "-4713-11-23T23:59:59.999999Z")).then()
+                .statusCode(400)
+                .body("errors.field", contains("until"));
+        // Sent as it is, this would round up past PostgreSQL's last microsecond.
+        charges(Map.of("since", "2026-01-01T00:00:00Z", "until", "+294276-12-31T23:59:59.9999995Z")).then()
+                .statusCode(400)
+                .body("errors.field", contains("until"));
+    }
+
+    @Test
+    void aWindowFromTheFirstToTheLastInstantPostgresqlStoresListsTheCharges() {
+        String id = newOrder("alice");
+        charge(id, "payment:" + id + ":1").then().statusCode(201);
+
+        charges(Map.of("since", "-4713-11-24T00:00:00Z", "until", "+294276-12-31T23:59:59.999999Z", "limit", "1")).then()
+                .statusCode(200)
+                .body("items.size()", equalTo(1));
+    }
+
+    @Test
+    void aPageSizeOrCursorOutOfItsRangeIsRefusedNamingTheParameter() {
+        charges(Map.of("since", "2026-01-01T00:00:00Z", "limit", "1001")).then()
+                .statusCode(400)
+                .body("code", equalTo("validation-failed"))
+                .body("errors.field", contains("limit"));
+        charges(Map.of("since", "2026-01-01T00:00:00Z", "after", "-1")).then()
+                .statusCode(400)
+                .body("errors.field", contains("after"));
+    }
+
+    private static Response charges(Map<String, String> query) {
+        return given().queryParams(query).get("/sandbox/payments/charges");
     }
 
     private static Response charge(String id, String key) {

@@ -2,12 +2,7 @@ package io.orderflow.shared.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import java.util.function.Function;
-
-import io.orderflow.shared.problem.FieldError;
-import io.orderflow.shared.problem.Problem;
-import io.orderflow.shared.problem.ProblemException;
 
 /**
  * The query parameters of a paged list: {@code limit} (1 to 100, default 20) and {@code after}, the
@@ -23,18 +18,7 @@ public final class Paging {
 
     /** The page size asked for; anything but a whole number from 1 to 100 is a 400. */
     public static int limit(String limit) {
-        if (limit == null || limit.isEmpty()) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= MAX_LIMIT) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw badQuery("limit", "must be a whole number from 1 to " + MAX_LIMIT);
+        return (int) QueryParameters.wholeNumber("limit", limit, 1, MAX_LIMIT, DEFAULT_LIMIT);
     }
 
     /**
@@ -48,16 +32,12 @@ public final class Paging {
         try {
             return position.apply(new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
-            throw badQuery("after", "must be the next cursor of a previous page");
+            throw QueryParameters.invalid("after", "must be the next cursor of a previous page");
         }
     }
 
     /** The cursor of the page that follows the item at this position. */
     public static String cursor(String position) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(position.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static ProblemException badQuery(String parameter, String message) {
-        return new ProblemException(Problem.invalid(List.of(new FieldError(parameter, message))));
     }
 }

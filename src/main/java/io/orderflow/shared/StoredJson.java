@@ -1,0 +1,28 @@
+package io.orderflow.shared;
+
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+
+/**
+ * Reads JSON this service stored earlier (an answer kept in Redis, an outbox payload). During a
+ * rolling deploy an instance reads what a newer one wrote, with members it does not know yet: those
+ * are skipped, not refused, or a record would stay unreadable to this version for its whole life.
+ * Every other setting of {@link JsonSettings} still holds; requests are read strictly as before.
+ */
+@Singleton
+public class StoredJson {
+
+    private final ObjectReader reader;
+
+    public StoredJson(ObjectMapper json) {
+        this.reader = json.reader().without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    public <T> T read(String stored, Class<T> type) throws JsonProcessingException {
+        return reader.forType(type).readValue(stored);
+    }
+}

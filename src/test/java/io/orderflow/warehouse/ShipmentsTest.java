@@ -1,0 +1,36 @@
+package io.orderflow.warehouse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.orderflow.outbox.OutboxMessage;
+import io.orderflow.shared.JsonSettings;
+import io.orderflow.shared.StoredJson;
+
+/** A shipment waiting in the outbox is delivered by whichever version of the service runs next. */
+class ShipmentsTest {
+
+    @Test
+    void aShipmentQueuedByANewerVersionWithMembersThisOneDoesNotKnowIsDelivered() {
+        ObjectMapper json = new ObjectMapper();
+        new JsonSettings().customize(json);
+        List<ShipmentRequest> requested = new ArrayList<>();
+        Shipments shipments = new Shipments(null, (key, request) -> requested.add(request), null, new StoredJson(json));
+        UUID orderId = UUID.randomUUID();
+        OutboxMessage message = new OutboxMessage();
+        message.idempotencyKey = "shipment:" + orderId;
+        message.payload = """
+                {"orderId":"%s","items":[{"sku":"ABC-1","quantity":2,"bin":"A-7"}],"carrier":"express"}""".formatted(orderId);
+
+        shipments.deliver(message);
+
+        assertThat(requested).containsExactly(new ShipmentRequest(orderId, List.of(new ShipmentRequest.Item("ABC-1", 2))));
+    }
+}
