@@ -36,8 +36,10 @@ import io.quarkus.runtime.Startup;
 /**
  * The transactional outbox: messages are written in the transaction of the change that calls for
  * them and delivered after commit, at least once, with persisted exponential backoff and jitter,
- * until they succeed or are dead-lettered. A delivered message moves to {@code outbox_delivered} in
- * the statement that records it, so the outbox holds only work still to do and dead letters.
+ * until they succeed; only the kinds whose handler may give up (see {@link OutboxHandler#mayGiveUp()})
+ * are dead-lettered after {@code orders.outbox.max-attempts}. A delivered message moves to
+ * {@code outbox_delivered} in the statement that records it, so the outbox holds only work still to
+ * do and dead letters.
  * Messages travel in two lanes by what their handler can do (see {@link Lane}). Several instances may
  * relay at once: a relay takes a batch of one lane's due messages with FOR UPDATE SKIP LOCKED under
  * a lease id. Messages whose handler delivers in batches go out together and are recorded in one
@@ -165,8 +167,9 @@ public class Outbox {
             gauges.add(Gauge.builder("orders.outbox.pending", this, outbox -> outbox.pending(kind).count()).tag("kind", kind)
                     .description("Outbox messages not yet delivered").strongReference(true).register(metrics));
         }
+        // Only kinds that may give up (shipments) end here; each one is also counted in orders.outbox.deliveries{kind, outcome="dead"}.
         gauges.add(Gauge.builder("orders.outbox.dead", this, outbox -> outbox.backlog().dead())
-                .description("Outbox messages that gave up").strongReference(true).register(metrics));
+                .description("Outbox messages that gave up and wait for staff to retry them").strongReference(true).register(metrics));
     }
 
     /** The registry may outlive this bean (tests restart the app in one JVM): its gauges must not call it then. */
@@ -370,12 +373,12 @@ public class Outbox {
                 .setParameter("ids", ids).setParameter("leaseId", lease.id()).setParameter("now", Instant.now()).executeUpdate();
     }
 
-    /** Counts the failed attempt and schedules the next one, or dead-letters the message. */
+    /** Counts the failed attempt and schedules the next one, or dead-letters the message if its kind may give up. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     Outcome failed(OutboxMessage message, Lease lease, DeliveryError error) {
         // The lease keeps every other writer off the row, so the attempts read with it are still current.
         int attempts = message.attempts + 1;
-        boolean lastAttempt = attempts >= config.maxAttempts();
+        boolean lastAttempt = handler(message.kind).mayGiveUp() && attempts >= config.maxAttempts();
         Instant now = Instant.now();
         int recorded = db.createNativeQuery(RECORD_FAILURE)
                 .setParameter("status", (lastAttempt ? OutboxMessage.Status.DEAD : OutboxMessage.Status.PENDING).name())
