@@ -141,6 +141,9 @@ public class Outbox {
             WHERE status = 'PENDING' AND kind IN (:kinds) AND next_attempt_at >= :from GROUP BY kind, status
             UNION ALL
             SELECT kind, status, count(*), NULL FROM outbox WHERE status = 'DEAD' GROUP BY kind, status""";
+    private static final String COUNT_WRITTEN_BEFORE = """
+            SELECT count(*) FROM outbox
+            WHERE status = 'PENDING' AND kind = :kind AND next_attempt_at >= :from AND created_at < :writtenBefore""";
 
     private final EntityManager db;
     private final OutboxConfig config;
@@ -260,6 +263,14 @@ public class Outbox {
     /** Messages of this kind not yet delivered, as counted at most a second ago. */
     public Pending pending(String kind) {
         return backlog().pending().getOrDefault(kind, Pending.NONE);
+    }
+
+    /** How many messages of this kind not yet delivered were written before this time; counted from where the relays search, as the backlog. */
+    @Transactional
+    public long pendingWrittenBefore(String kind, Instant writtenBefore) {
+        return ((Number) db.createNativeQuery(COUNT_WRITTEN_BEFORE).setParameter("kind", kind)
+                .setParameter("from", dueScans.get(laneOf(kind)).current()).setParameter("writtenBefore", writtenBefore)
+                .getSingleResult()).longValue();
     }
 
     /** A message of this lane, due at this time, was committed: the lane's next search for due messages starts no later. */
