@@ -36,8 +36,10 @@ import io.quarkus.runtime.Startup;
 /**
  * The transactional outbox: messages are written in the transaction of the change that calls for
  * them and delivered after commit, at least once, with persisted exponential backoff and jitter,
- * until they succeed or are dead-lettered. A delivered message moves to {@code outbox_delivered} in
- * the statement that records it, so the outbox holds only work still to do and dead letters.
+ * until they succeed; only the kinds whose handler may give up (see {@link OutboxHandler#mayGiveUp()})
+ * are dead-lettered after {@code orders.outbox.max-attempts}. A delivered message moves to
+ * {@code outbox_delivered} in the statement that records it, so the outbox holds only work still to
+ * do and dead letters.
  * Messages travel in two lanes by what their handler can do (see {@link Lane}). Several instances may
  * relay at once: a relay takes a batch of one lane's due messages with FOR UPDATE SKIP LOCKED under
  * a lease id. Messages whose handler delivers in batches go out together and are recorded in one
@@ -139,6 +141,9 @@ public class Outbox {
             WHERE status = 'PENDING' AND kind IN (:kinds) AND next_attempt_at >= :from GROUP BY kind, status
             UNION ALL
             SELECT kind, status, count(*), NULL FROM outbox WHERE status = 'DEAD' GROUP BY kind, status""";
+    private static final String COUNT_WRITTEN_BEFORE = """
+            SELECT count(*) FROM outbox
+            WHERE status = 'PENDING' AND kind = :kind AND next_attempt_at >= :from AND created_at < :writtenBefore""";
 
     private final EntityManager db;
     private final OutboxConfig config;
@@ -165,8 +170,9 @@ public class Outbox {
             gauges.add(Gauge.builder("orders.outbox.pending", this, outbox -> outbox.pending(kind).count()).tag("kind", kind)
                     .description("Outbox messages not yet delivered").strongReference(true).register(metrics));
         }
+        // Only kinds that may give up (shipments) end here; each one is also counted in orders.outbox.deliveries{kind, outcome="dead"}.
         gauges.add(Gauge.builder("orders.outbox.dead", this, outbox -> outbox.backlog().dead())
-                .description("Outbox messages that gave up").strongReference(true).register(metrics));
+                .description("Outbox messages that gave up and wait for staff to retry them").strongReference(true).register(metrics));
     }
 
     /** The registry may outlive this bean (tests restart the app in one JVM): its gauges must not call it then. */
@@ -257,6 +263,14 @@ public class Outbox {
     /** Messages of this kind not yet delivered, as counted at most a second ago. */
     public Pending pending(String kind) {
         return backlog().pending().getOrDefault(kind, Pending.NONE);
+    }
+
+    /** How many messages of this kind not yet delivered were written before this time; counted from where the relays search, as the backlog. */
+    @Transactional
+    public long pendingWrittenBefore(String kind, Instant writtenBefore) {
+        return ((Number) db.createNativeQuery(COUNT_WRITTEN_BEFORE).setParameter("kind", kind)
+                .setParameter("from", dueScans.get(laneOf(kind)).current()).setParameter("writtenBefore", writtenBefore)
+                .getSingleResult()).longValue();
     }
 
     /** A message of this lane, due at this time, was committed: the lane's next search for due messages starts no later. */
@@ -370,12 +384,12 @@ public class Outbox {
                 .setParameter("ids", ids).setParameter("leaseId", lease.id()).setParameter("now", Instant.now()).executeUpdate();
     }
 
-    /** Counts the failed attempt and schedules the next one, or dead-letters the message. */
+    /** Counts the failed attempt and schedules the next one, or dead-letters the message if its kind may give up. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     Outcome failed(OutboxMessage message, Lease lease, DeliveryError error) {
         // The lease keeps every other writer off the row, so the attempts read with it are still current.
         int attempts = message.attempts + 1;
-        boolean lastAttempt = attempts >= config.maxAttempts();
+        boolean lastAttempt = handler(message.kind).mayGiveUp() && attempts >= config.maxAttempts();
         Instant now = Instant.now();
         int recorded = db.createNativeQuery(RECORD_FAILURE)
                 .setParameter("status", (lastAttempt ? OutboxMessage.Status.DEAD : OutboxMessage.Status.PENDING).name())

@@ -24,11 +24,15 @@ public interface OutboxConfig {
     @WithDefault("1S")
     Duration baseDelay();
 
-    /** The longest delay between two attempts. */
+    /** The longest delay between two attempts; messages that are never given up are tried again at least this often. */
     @WithDefault("5M")
     Duration maxDelay();
 
-    /** Attempts after which a message is dead-lettered. */
+    /**
+     * Attempts after which a message is dead-lettered, for the kinds that may be given up (shipments, see
+     * {@link OutboxHandler#mayGiveUp()}). Refunds and order events are never given up: they are retried for
+     * as long as it takes.
+     */
     @WithDefault("10")
     int maxAttempts();
 

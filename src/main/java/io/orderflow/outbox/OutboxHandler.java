@@ -9,4 +9,14 @@ public interface OutboxHandler {
     String kind();
 
     void deliver(OutboxMessage message);
+
+    /**
+     * Whether a message of this kind may be given up after {@code orders.outbox.max-attempts} failed
+     * attempts, as a dead letter for staff to retry. By default it may not: it is retried for as long
+     * as it takes, at most {@code orders.outbox.max-delay} apart, since what it carries (money owed to a
+     * customer, an order event) must not be lost to an outage, however long.
+     */
+    default boolean mayGiveUp() {
+        return false;
+    }
 }

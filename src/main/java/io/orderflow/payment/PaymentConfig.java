@@ -40,6 +40,13 @@ public interface PaymentConfig {
     @WithDefault("10M")
     Duration processingHorizon();
 
+    /**
+     * How long a refund may be owed before it counts as overdue: in the gauge {@code orders_refunds_overdue},
+     * and with a warning in the log at each further failed attempt. It is retried all the same, for as long as it takes.
+     */
+    @WithDefault("15M")
+    Duration refundOverdueAfter();
+
     /** Reconciliation of the provider's charges with the payments table. */
     Reconciliation reconciliation();
 

@@ -18,12 +18,12 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderTransitions;
 import io.orderflow.payment.ReconciliationReport.Mismatch;
+import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.shared.problem.Problem;
@@ -57,11 +57,11 @@ public class PaymentReconciliation {
     private final OrderTransitions orders;
     private final PaymentConfig config;
     private final EntityManager db;
-    private final ObjectMapper json;
+    private final StoredJson json;
     private final MeterRegistry metrics;
 
     public PaymentReconciliation(PaymentGateway gateway, PaymentStore payments, PaymentService service, OrderTransitions orders,
-            PaymentConfig config, EntityManager db, ObjectMapper json, MeterRegistry metrics) {
+            PaymentConfig config, EntityManager db, StoredJson json, MeterRegistry metrics) {
         this.gateway = gateway;
         this.payments = payments;
         this.service = service;
@@ -174,7 +174,7 @@ public class PaymentReconciliation {
     void save(ReconciliationReport report) {
         try {
             db.createNativeQuery(SAVE).setParameter("started", report.startedAt()).setParameter("finished", report.finishedAt())
-                    .setParameter("report", json.writeValueAsString(report)).executeUpdate();
+                    .setParameter("report", json.write(report)).executeUpdate();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A report always serialises", e);
         }
@@ -182,7 +182,7 @@ public class PaymentReconciliation {
 
     private ReconciliationReport read(String report) {
         try {
-            return json.readValue(report, ReconciliationReport.class);
+            return json.read(report, ReconciliationReport.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A kept report always reads back", e);
         }

@@ -60,8 +60,9 @@ public class PaymentStore {
     private static final String OTHER_CHARGES = """
             SELECT count(*) FROM payments WHERE order_id = :orderId AND id <> :id AND status IN ('SUCCESS', 'REFUNDED')""";
 
+    // A dead letter is not on its way back: nobody is making it.
     private static final String REFUND_QUEUED = """
-            SELECT count(*) FROM outbox_all WHERE kind = 'refund' AND order_id = :orderId
+            SELECT count(*) FROM outbox_all WHERE kind = 'refund' AND order_id = :orderId AND status <> 'DEAD'
                 AND coalesce(CAST(payload AS jsonb) ->> 'charge', :reference) = :reference""";
 
     private final EntityManager db;
@@ -134,7 +135,10 @@ public class PaymentStore {
                 .getSingleResult()).longValue() > 0;
     }
 
-    /** Whether a refund of this charge is queued or was delivered (one queued before refunds named their charge counts too). */
+    /**
+     * Whether a refund of this charge is in line or was delivered (one queued before refunds named their charge counts too);
+     * a dead-lettered one does not.
+     */
     @Transactional(Transactional.TxType.MANDATORY)
     public boolean refundQueued(UUID orderId, String chargeReference) {
         return ((Number) db.createNativeQuery(REFUND_QUEUED).setParameter("orderId", orderId).setParameter("reference", chargeReference)

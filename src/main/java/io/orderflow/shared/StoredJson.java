@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 
 /**
- * Reads JSON this service stored earlier (an answer kept in Redis, an outbox payload). During a
+ * JSON this service stores and reads back later (an answer kept in Redis, an outbox payload, a
+ * reconciliation report). During a
  * rolling deploy an instance reads what a newer one wrote, with members it does not know yet: those
  * are skipped, not refused, or a record would stay unreadable to this version for its whole life.
  * Every other setting of {@link JsonSettings} still holds; requests are read strictly as before.
@@ -16,10 +17,16 @@ import com.fasterxml.jackson.databind.ObjectReader;
 @Singleton
 public class StoredJson {
 
+    private final ObjectMapper json;
     private final ObjectReader reader;
 
     public StoredJson(ObjectMapper json) {
+        this.json = json;
         this.reader = json.reader().without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    public String write(Object value) throws JsonProcessingException {
+        return json.writeValueAsString(value);
     }
 
     public <T> T read(String stored, Class<T> type) throws JsonProcessingException {

@@ -24,7 +24,8 @@ import io.orderflow.shared.StoredJson;
 /**
  * A shipped order asks the warehouse for a shipment: the request is written to the outbox in the
  * transaction of paid -> shipped and delivered after commit, with the key {@code shipment:{orderId}},
- * retried with persisted backoff across restarts until it succeeds or is dead-lettered.
+ * retried with persisted backoff across restarts until it succeeds or, after orders.outbox.max-attempts,
+ * is dead-lettered for staff to see (orders_outbox_dead) and retry.
  */
 @ApplicationScoped
 public class Shipments implements OutboxHandler {
@@ -59,6 +60,12 @@ public class Shipments implements OutboxHandler {
     @Override
     public String kind() {
         return KIND;
+    }
+
+    /** A warehouse that keeps refusing a shipment needs a person to look at it: staff retry it once it is fixed. */
+    @Override
+    public boolean mayGiveUp() {
+        return true;
     }
 
     /** One attempt per outbox run; the outbox spaces the attempts out and survives restarts. */

@@ -6,6 +6,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,6 +112,26 @@ final class Deployment implements AutoCloseable {
         return postgres.connect(SCHEMA);
     }
 
+    /** What a query answers in its first column of its first row, as a number. */
+    long number(String sql, Object... parameters) {
+        try (Connection db = connect(); PreparedStatement statement = bind(db, sql, parameters); ResultSet row = statement.executeQuery()) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** The statement with its parameters set, a list as a text array. */
+    static PreparedStatement bind(Connection db, String sql, Object... parameters) throws SQLException {
+        PreparedStatement statement = db.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            Object value = parameters[i] instanceof List<?> values ? db.createArrayOf("text", values.toArray()) : parameters[i];
+            statement.setObject(i + 1, value);
+        }
+        return statement;
+    }
+
     /** Kills an instance with SIGKILL. */
     void kill(int index) {
         instances.get(index).kill();
@@ -127,6 +149,17 @@ final class Deployment implements AutoCloseable {
         List<ServiceInstance> killed = instances.stream().filter(instance -> !instance.running()).toList();
         killed.forEach(ServiceInstance::start);
         killed.forEach(instance -> instance.awaitReady(START_LIMIT));
+    }
+
+    /**
+     * Stops every instance and starts them all again with these settings over the deployment's own (none: as
+     * deployed), and waits until each is ready.
+     */
+    void restartAllWith(Map<String, String> settings) {
+        instances.forEach(ServiceInstance::stop);
+        instances.forEach(instance -> instance.configure(settings));
+        instances.forEach(ServiceInstance::start);
+        instances.forEach(instance -> instance.awaitReady(START_LIMIT));
     }
 
     @Override

@@ -139,28 +139,28 @@ final class Expiries {
     }
 
     long cancelled(List<String> ids) {
-        return number("SELECT count(*) FROM orders WHERE status = 'cancelled' AND id = ANY(CAST(? AS uuid[]))", ids);
+        return deployment.number("SELECT count(*) FROM orders WHERE status = 'cancelled' AND id = ANY(CAST(? AS uuid[]))", ids);
     }
 
     /** How many of the orders were cancelled by exactly one expiry and nothing else. */
     long expiredOnce(List<String> ids) {
-        return number(EXPIRED_ONCE, ids);
+        return deployment.number(EXPIRED_ONCE, ids);
     }
 
     /** How long after its deadline the latest of the orders' expiries fired, in ms; -1 while none has. */
     long latestMillis(List<String> ids) {
-        return number(LATEST, ids);
+        return deployment.number(LATEST, ids);
     }
 
     /** 'cancelled' order events queued for the orders, delivered or not. */
     long cancelledEvents(List<String> ids) {
-        return number(CANCELLED_EVENTS, ids);
+        return deployment.number(CANCELLED_EVENTS, ids);
     }
 
     /** {@code on_hand/reserved} of the product. */
     String stock() {
         try (Connection db = deployment.connect();
-                PreparedStatement statement = bind(db, "SELECT on_hand || '/' || reserved FROM products WHERE sku = ?", sku);
+                PreparedStatement statement = Deployment.bind(db, "SELECT on_hand || '/' || reserved FROM products WHERE sku = ?", sku);
                 ResultSet row = statement.executeQuery()) {
             return row.next() ? row.getString(1) : null;
         } catch (SQLException e) {
@@ -168,31 +168,12 @@ final class Expiries {
         }
     }
 
-    private long number(String sql, Object... parameters) {
-        try (Connection db = deployment.connect(); PreparedStatement statement = bind(db, sql, parameters); ResultSet row = statement.executeQuery()) {
-            row.next();
-            return row.getLong(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
-
     private long update(String sql, Object... parameters) {
-        try (Connection db = deployment.connect(); PreparedStatement statement = bind(db, sql, parameters)) {
+        try (Connection db = deployment.connect(); PreparedStatement statement = Deployment.bind(db, sql, parameters)) {
             return statement.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
         }
-    }
-
-    /** The statement with its parameters set, a list as a text array. */
-    private static PreparedStatement bind(Connection db, String sql, Object... parameters) throws SQLException {
-        PreparedStatement statement = db.prepareStatement(sql);
-        for (int i = 0; i < parameters.length; i++) {
-            Object value = parameters[i] instanceof List<?> values ? db.createArrayOf("text", values.toArray()) : parameters[i];
-            statement.setObject(i + 1, value);
-        }
-        return statement;
     }
 
     private static String interval(Duration duration) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -26,8 +27,10 @@ import io.orderflow.proof.faults.Cart.Plan;
  * restarts, instances die by kill -9 and Redis stalls. Each scenario prints one line of figures
  * and asserts that nothing was lost, nothing doubled and every retried request converged on one
  * answer. Then payment deadlines fall due: instances share the firing, and what one killed mid-firing
- * left is fired once after a restart. Last, Redis restarts empty again while clients send every copy of
- * a cart with a fresh order token and the cart's one Idempotency-Key: the key alone keeps it to one order. Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
+ * left is fired once after a restart. Then the payment provider refuses refunds past the attempts budget:
+ * each is made once when it recovers. Last, Redis restarts empty again while clients send every copy of a
+ * cart with a fresh order token and the cart's one Idempotency-Key: the key alone keeps it to one order.
+ * Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
  * more traffic.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -47,6 +50,9 @@ class FaultsIT {
     private static final Duration FIRING_LIMIT = Duration.ofSeconds(30);
     private static final Duration COUNTING_LIMIT = Duration.ofSeconds(5);
     private static final String FIRED_EXPIRIES = "orders_deadlines_fired_total{event=\"expire\"}";
+    private static final String OVERDUE_REFUNDS = "orders_refunds_overdue";
+    /** The refund outage's attempts budget (orders.outbox.max-attempts), which its refunds outlast. */
+    private static final int REFUND_ATTEMPTS_BUDGET = 3;
 
     private static ProofSettings settings;
     private static Deployment deployment;
@@ -188,6 +194,68 @@ class FaultsIT {
         } finally {
             // The deployment ends as it began: every instance running.
             deployment.restartKilled();
+        }
+    }
+
+    /**
+     * The payment provider refuses every refund for longer than the outbox's attempts budget while
+     * customers pay and cancel; once it recovers, every cancelled payment is refunded exactly once and
+     * nothing was given up. For this the instances restart with the provider behind a proxy and an
+     * attempts budget of seconds; they restart as deployed afterwards.
+     */
+    @Test
+    @Order(9)
+    void refundsRefusedPastTheAttemptsBudgetAreMadeOnceWhenTheProviderRecovers() {
+        String scenario = "refund-outage";
+        int orders = 30;
+        ServiceInstance relay = deployment.instances.get(Deployment.RELAY);
+        try (RefundOutageProxy provider = RefundOutageProxy.start(relay.base())) {
+            try {
+                deployment.restartAllWith(Map.of(
+                        "QUARKUS_REST_CLIENT_PAYMENT_PROVIDER_URL", provider.paymentProvider().toString(),
+                        "ORDERS_OUTBOX_MAX_ATTEMPTS", Integer.toString(REFUND_ATTEMPTS_BUDGET),
+                        "ORDERS_OUTBOX_BASE_DELAY", "100MS",
+                        "ORDERS_OUTBOX_MAX_DELAY", "1S",
+                        "ORDERS_PAYMENTS_REFUND_OVERDUE_AFTER", "2S"));
+                Traffic traffic = new Traffic();
+                ProofClient client = client(traffic);
+                provider.outage(true);
+                List<Cart> carts = shop(client, 4, number -> number < orders ? new Cart(scenario, number, Plan.PAY_THEN_CANCEL, 1) : null);
+                assertThat(carts).as(scenario + ": carts paid, then cancelled at once during the outage")
+                        .allSatisfy(cart -> assertThat(cart.promisedStatus()).isEqualTo("cancelled"));
+                List<String> ids = carts.stream().map(Cart::orderId).toList();
+                Refunds refunds = new Refunds(deployment, ids);
+
+                // Once, each of these would have been dead-lettered: the outage is held until every refund is past that.
+                Processes.require(RECOVERY_LIMIT, scenario + ": every refund in line after more than " + REFUND_ATTEMPTS_BUDGET + " attempts", () -> {
+                    assertThat(refunds.givenUp()).as(scenario + ": refunds given up").isZero();
+                    return refunds.inLinePast(REFUND_ATTEMPTS_BUDGET) == orders;
+                });
+                Processes.require(COUNTING_LIMIT, scenario + ": overdue refunds counted", () -> relay.metric(OVERDUE_REFUNDS) > 0);
+                double mostOverdue = relay.metric(OVERDUE_REFUNDS);
+                provider.outage(false);
+                long lifted = System.nanoTime();
+                long refused = provider.refused();
+
+                Processes.require(RECOVERY_LIMIT, scenario + ": every payment refunded after the outage", () -> refunds.refunded() == orders);
+                long madeWithin = Duration.ofNanos(System.nanoTime() - lifted).toMillis();
+                Processes.require(COUNTING_LIMIT, scenario + ": no refund overdue any more", () -> relay.metric(OVERDUE_REFUNDS) == 0);
+                Audit.Findings findings = new Audit(deployment, client).check(carts);
+                List<Refunds.Ledger> ledgers = ids.stream().map(id -> refunds.ledger(relay.base(), id)).toList();
+                long made = ledgers.stream().mapToLong(Refunds.Ledger::refunds).sum();
+                long duplicates = ledgers.stream().filter(ledger -> ledger.refunds() > 1).count();
+                new RefundOutageFigures(scenario, orders, refused, made, duplicates, mostOverdue, madeWithin).publish(settings.results());
+
+                assertThat(refused).as(scenario + ": refund calls refused").isGreaterThan((long) orders * REFUND_ATTEMPTS_BUDGET);
+                assertThat(ledgers).as(scenario + ": each order's ledger").allSatisfy(ledger -> assertThat(ledger).isEqualTo(new Refunds.Ledger(1, 1)));
+                assertThat(findings.duplicates()).as(scenario + ": duplicates").isEmpty();
+                assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
+                assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();
+                assertThat(traffic.serverErrors()).as(scenario + ": 500 answers").isZero();
+            } finally {
+                // The deployment ends as it began.
+                deployment.restartAllWith(Map.of());
+            }
         }
     }
 

@@ -27,6 +27,8 @@ final class ServiceInstance {
     private final Path log;
     private final Map<String, String> environment;
     private final HttpClient http;
+    /** Settings over the deployment's own, for the starts from now on. */
+    private Map<String, String> overrides = Map.of();
     private Process process;
 
     ServiceInstance(String name, Path jar, Path log, Map<String, String> environment, HttpClient http) {
@@ -52,12 +54,18 @@ final class ServiceInstance {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    /** Its next starts use these settings over the deployment's own; none: as deployed. */
+    void configure(Map<String, String> settings) {
+        overrides = Map.copyOf(settings);
+    }
+
     void start() {
         // C1 only and a modest heap: three instances and the proof share two cores, and quick restarts matter more than peak speed.
         List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar",
                 jar.toAbsolutePath().toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
+        builder.environment().putAll(overrides);
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
         try {
             process = builder.start();

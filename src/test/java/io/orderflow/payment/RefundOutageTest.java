@@ -1,0 +1,120 @@
+package io.orderflow.payment;
+
+import static io.orderflow.support.Api.act;
+import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.newOrder;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.orderflow.outbox.OutboxConfig;
+import io.orderflow.support.FakeProviders;
+import io.orderflow.support.FakeProviders.Call;
+import io.orderflow.support.FakeProviders.Reply;
+import io.orderflow.support.Ledger;
+import io.orderflow.support.Orders;
+import io.orderflow.support.TestServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+
+/**
+ * Money owed to a customer is never given up on: a refund the provider refuses for longer than the
+ * outbox's attempts budget stays in line, counts as overdue, and is made exactly once when the
+ * provider recovers. The provider is the app's sandbox behind FakeProviders, which refuses refunds
+ * while the test says so.
+ */
+@QuarkusTest
+@TestProfile(RefundOutageTest.RefundsSoonOverdue.class)
+@WithTestResource(TestServers.class)
+@WithTestResource(FakeProviders.class)
+class RefundOutageTest {
+
+    /** A refund is overdue after a moment, and attempts come at most 200 ms apart, so an outage past the budget takes about a second. */
+    public static class RefundsSoonOverdue implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "orders.payments.refund-overdue-after", "300ms",
+                    "orders.outbox.max-delay", "200ms");
+        }
+    }
+
+    private static final String REFUNDS = "/payments/refunds";
+    /** Far more refusals than the outage can use up: it ends when the test ends the script. */
+    private static final Reply[] OUTAGE = Collections.nCopies(10_000, Reply.status(503)).toArray(Reply[]::new);
+
+    @Inject
+    OutboxConfig outbox;
+
+    @BeforeEach
+    void theSandboxIsTheProvider() {
+        FakeProviders.forwardTo(URI.create("http://127.0.0.1:" + RestAssured.port + "/sandbox"));
+    }
+
+    @AfterEach
+    void providersAnswerNormally() {
+        FakeProviders.clearScripts();
+    }
+
+    @Test
+    void aRefundRefusedPastTheAttemptsBudgetIsMadeOnceWhenTheProviderRecovers() {
+        String id = newOrder("alice");
+        act("alice", id, "pay").then().statusCode(200);
+        String key = "refund:" + id;
+        FakeProviders.script(REFUNDS, OUTAGE);
+
+        act("alice", id, "cancel").then().statusCode(200).body("status", equalTo("cancelled"));
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> attempts(key) > outbox.maxAttempts() || "DEAD".equals(outboxStatus(key)));
+        assertThat(outboxStatus(key)).as("a refund past the attempts budget").isEqualTo("PENDING");
+        await().atMost(Duration.ofSeconds(10)).until(() -> overdueRefunds() > 0);
+
+        FakeProviders.endScript(REFUNDS);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "REFUNDED".equals(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)));
+        assertThat(outboxStatus(key)).isEqualTo("DELIVERED");
+        List<Call> calls = FakeProviders.calls(REFUNDS, key);
+        assertThat(calls.stream().filter(call -> call.status() == 503).count()).isGreaterThan(outbox.maxAttempts());
+        assertThat(calls.stream().filter(call -> call.status() < 300)).as("refund calls that succeeded").hasSize(1);
+        assertThat(Ledger.of(id).refunds()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> overdueRefunds() == 0);
+
+        as("ops").post("/payments/reconciliation").then().statusCode(200)
+                .body("mismatches.size()", equalTo(0))
+                .body("refundPending", equalTo(0))
+                .body("refunded", greaterThanOrEqualTo(1));
+    }
+
+    private static String outboxStatus(String key) {
+        return Orders.value("SELECT status FROM outbox_all WHERE idempotency_key = ?", key);
+    }
+
+    private static int attempts(String key) {
+        String attempts = Orders.value("SELECT attempts FROM outbox_all WHERE idempotency_key = ?", key);
+        return attempts == null ? 0 : Integer.parseInt(attempts);
+    }
+
+    /** orders_refunds_overdue as Prometheus scrapes it. */
+    private static double overdueRefunds() {
+        return given().get("/q/metrics").asString().lines().filter(line -> line.startsWith("orders_refunds_overdue "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1))).findFirst().orElseThrow();
+    }
+}
