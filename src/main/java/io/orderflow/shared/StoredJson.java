@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.ObjectReader;
 
 /**
  * JSON this service stores and reads back later (an answer kept in Redis, an outbox payload, a
- * reconciliation report). During a
- * rolling deploy an instance reads what a newer one wrote, with members it does not know yet: those
- * are skipped, not refused, or a record would stay unreadable to this version for its whole life.
+ * reconciliation report). During a rolling deploy an instance reads what a newer one wrote, with
+ * members it does not know yet: those are skipped, not refused, or a record would stay unreadable to
+ * this version for its whole life.
  * Every other setting of {@link JsonSettings} still holds; requests are read strictly as before.
  */
 @Singleton
