@@ -23,6 +23,7 @@ import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
 import io.orderflow.idempotency.IdempotencyKeys;
+import io.orderflow.idempotency.KeptWithEffect;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
@@ -71,6 +72,7 @@ public class ProductResource {
     }
 
     @POST
+    @KeptWithEffect
     @RolesAllowed(Caller.STAFF)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createProduct", summary = "Add a product (staff)")
@@ -103,6 +105,7 @@ public class ProductResource {
     }
 
     @POST
+    @KeptWithEffect
     @Path("{sku}/stock")
     @RolesAllowed(Caller.STAFF)
     @Consumes(MediaType.APPLICATION_JSON)

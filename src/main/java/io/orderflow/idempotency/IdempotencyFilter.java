@@ -70,7 +70,9 @@ public class IdempotencyFilter {
         if (claim.outcome().holds()) {
             // Held from here, so that the key is released should PostgreSQL fail to answer.
             held.hold(claim);
-            Optional<IdempotencyRecords.Kept> kept = records.find(scope);
+            // An endpoint that keeps its key with its effect looks for a forgotten key in that transaction instead.
+            Optional<IdempotencyRecords.Kept> kept = resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class)
+                    ? Optional.empty() : records.find(scope);
             if (kept.isPresent()) {
                 // Redis had forgotten the key (restart, failover, eviction) or its holder died after its answer was kept.
                 held.hold(null);
@@ -88,12 +90,12 @@ public class IdempotencyFilter {
         };
     }
 
-    /** The request's effect met another request's answer for its key, kept meanwhile: that answer is this one's too. */
+    /** The request's effect met an answer kept for its key, which Redis had forgotten: that answer is this one's too. */
     @ServerExceptionMapper
-    public Response usedMeanwhile(KeyUsedMeanwhileException e) {
+    public Response alreadyKept(KeyAlreadyKeptException e) {
         KeyClaim claim = held.claim();
         IdempotencyRecords.Kept kept = records.find(claim.scope())
-                .orElseThrow(() -> new IllegalStateException("A key used meanwhile is kept", e));
+                .orElseThrow(() -> new IllegalStateException("A key found kept is kept", e));
         held.kept(kept);
         return answerAgain(claim, kept);
     }

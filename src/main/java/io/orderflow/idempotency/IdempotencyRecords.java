@@ -38,6 +38,8 @@ public class IdempotencyRecords {
         }
     }
 
+    private static final String KEPT = """
+            SELECT count(*) FROM idempotency_keys WHERE scope_hash = :scope AND kept_until > :now""";
     private static final String FIND = """
             SELECT fingerprint, status, headers, body, kept_until FROM idempotency_keys WHERE scope_hash = :scope AND kept_until > :now""";
     // A row past its retention is taken over as if it were not there.
@@ -69,23 +71,39 @@ public class IdempotencyRecords {
     }
 
     /**
-     * In the transaction that writes the effect of the current request: keeps {@code answer}, the
+     * First in the transaction that writes the effect of the current request: refuses to write it again
+     * when an answer is kept for the request's Idempotency-Key (Redis had forgotten it). Nothing when the
+     * request holds no key (or is no request: a job).
+     *
+     * @throws KeyAlreadyKeptException when an answer is kept: the request is answered with it
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void refuseIfKept() {
+        KeyClaim claim = heldClaim();
+        if (claim != null && ((Number) db.createNativeQuery(KEPT).setParameter("scope", claim.scope().hash())
+                .setParameter("now", Instant.now()).getSingleResult()).longValue() > 0) {
+            throw new KeyAlreadyKeptException();
+        }
+    }
+
+    /**
+     * Last in the transaction that writes the effect of the current request: keeps {@code answer}, the
      * response the request will give, as its Idempotency-Key's answer. Nothing when the request holds
      * no key (or is no request: a job).
      *
-     * @throws KeyUsedMeanwhileException when another request's answer was kept for the key meanwhile:
+     * @throws KeyAlreadyKeptException when another request's answer was kept for the key meanwhile:
      *         the effect must not commit, the caller is answered with that request's answer
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void keepWithEffect(Response answer) {
-        if (!Arc.container().requestContext().isActive() || held.claim() == null) {
+        KeyClaim claim = heldClaim();
+        if (claim == null) {
             return;
         }
-        KeyClaim claim = held.claim();
         StoredAnswer stored = StoredAnswer.of(answer, json);
         Instant until = keptUntil();
         if (!write(claim, stored, until)) {
-            throw new KeyUsedMeanwhileException();
+            throw new KeyAlreadyKeptException();
         }
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
@@ -99,6 +117,11 @@ public class IdempotencyRecords {
                 }
             }
         });
+    }
+
+    /** The key the current request holds; null outside a request (a job) or without a key. */
+    private KeyClaim heldClaim() {
+        return Arc.container().requestContext().isActive() ? held.claim() : null;
     }
 
     /** The answer kept for a key, while it is kept. */

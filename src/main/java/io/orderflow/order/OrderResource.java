@@ -24,6 +24,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeys;
+import io.orderflow.idempotency.KeptWithEffect;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.openapi.ApiDocument;
@@ -54,6 +55,7 @@ public class OrderResource {
     }
 
     @POST
+    @KeptWithEffect
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createOrder",
             summary = "Create an order with a one-time order token, priced from the catalog and reserving its stock; "
@@ -77,6 +79,7 @@ public class OrderResource {
     }
 
     @POST
+    @KeptWithEffect
     @Path("{id}/ship")
     @Operation(operationId = "shipOrder", summary = "Ship a paid order (staff)")
     @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
@@ -94,6 +97,7 @@ public class OrderResource {
     }
 
     @POST
+    @KeptWithEffect
     @Path("{id}/deliver")
     @Operation(operationId = "deliverOrder", summary = "Mark a shipped order delivered (staff)")
     @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
@@ -111,6 +115,7 @@ public class OrderResource {
     }
 
     @POST
+    @KeptWithEffect
     @Path("{id}/cancel")
     @Operation(operationId = "cancelOrder", summary = "Cancel a created or paid order")
     @APIResponse(responseCode = "200", description = "The order; a transition that already happened is marked Idempotent-Replayed: true",
