@@ -12,7 +12,7 @@ SELECT copy.*
 FROM template_key t,
      generate_series(1, :rows) g,
      LATERAL jsonb_populate_record(NULL::idempotency_keys, to_jsonb(t) || jsonb_build_object(
-         'scope_hash', encode(sha256(('fill-key-scope-' || g)::bytea), 'hex'),
+         'scope_hash', '\x' || encode(sha256(('fill-key-scope-' || g)::bytea), 'hex'),
          'idempotency_key', 'fill-key-' || g,
          'claim_id', gen_random_uuid())) copy;
 

@@ -3,7 +3,7 @@
 -- commit or roll back together; Redis is the fast path in front of this table (lease, in-flight 409,
 -- replay cache) and is refilled from it on a miss.
 CREATE TABLE idempotency_keys (
-    scope_hash      CHAR(64)     NOT NULL,  -- SHA-256 of principal, method, path and key, hex
+    scope_hash      BYTEA        NOT NULL,  -- SHA-256 of principal, method, path and key: 32 bytes, compared as bytes
     principal       VARCHAR(255) NOT NULL,
     method          VARCHAR(16)  NOT NULL,
     path            TEXT         NOT NULL,

@@ -10,10 +10,21 @@ import jakarta.enterprise.context.RequestScoped;
 class HeldKey {
 
     private KeyClaim claim;
+    private boolean withEffect;
     private IdempotencyRecords.Kept kept;
 
-    void hold(KeyClaim claim) {
+    /** Holds the claim, for an endpoint that keeps its key with its effect ({@link KeptWithEffect}) or not. */
+    void hold(KeyClaim claim, boolean withEffect) {
         this.claim = claim;
+        this.withEffect = withEffect;
+    }
+
+    void release() {
+        this.claim = null;
+    }
+
+    boolean withEffect() {
+        return withEffect;
     }
 
     KeyClaim claim() {

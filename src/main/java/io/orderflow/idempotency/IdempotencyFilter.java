@@ -3,12 +3,14 @@ package io.orderflow.idempotency;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
@@ -20,6 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.http.RequestBodies;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -69,13 +72,13 @@ public class IdempotencyFilter {
         KeyClaim claim = store.claim(scope, RequestFingerprint.of("POST", path, RequestBodies.of(routing)));
         if (claim.outcome().holds()) {
             // Held from here, so that the key is released should PostgreSQL fail to answer.
-            held.hold(claim);
-            // An endpoint that keeps its key with its effect looks for a forgotten key in that transaction instead.
-            Optional<IdempotencyRecords.Kept> kept = resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class)
-                    ? Optional.empty() : records.find(scope);
+            boolean withEffect = resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class);
+            held.hold(claim, withEffect);
+            // An endpoint that keeps its key with its effect meets a forgotten key there instead (see keep).
+            Optional<IdempotencyRecords.Kept> kept = withEffect ? Optional.empty() : records.find(scope);
             if (kept.isPresent()) {
                 // Redis had forgotten the key (restart, failover, eviction) or its holder died after its answer was kept.
-                held.hold(null);
+                held.release();
                 refill(claim, kept.get());
                 return answerAgain(claim, kept.get());
             }
@@ -109,7 +112,7 @@ public class IdempotencyFilter {
         if (claim == null) {
             return;
         }
-        held.hold(null);
+        held.release();
         try {
             IdempotencyRecords.Kept kept = held.kept();
             if (kept != null) {
@@ -122,18 +125,49 @@ public class IdempotencyFilter {
             }
             StoredAnswer answer = StoredAnswer.of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString,
                     json);
-            if (!isFinal(answer)) {
+            if (isFinal(answer)) {
+                // The first answer goes out as the very bytes that replays will send.
+                response.setEntity(answer.bytes(), response.getEntityAnnotations(), answer.type());
+                kept = records.keep(claim, answer).orElse(null);
+                if (kept != null) {
+                    refill(claim, kept);
+                    return;
+                }
+            }
+            // Kept meanwhile by another request; or, before an effect answered otherwise, by one Redis has forgotten.
+            kept = isFinal(answer) || held.withEffect() ? keptOrNone(claim) : null;
+            if (kept == null) {
                 store.release(claim);
                 return;
             }
-            // The first answer goes out as the very bytes that replays will send.
-            response.setEntity(answer.bytes(), response.getEntityAnnotations(), answer.type());
-            records.keep(claim, answer).ifPresentOrElse(mine -> refill(claim, mine),
-                    () -> LOG.warnf("Another request's answer is kept for an Idempotency-Key on POST %s", claim.scope().path()));
+            answerInstead(response, answerAgain(claim, kept));
+            refill(claim, kept);
         } catch (RuntimeException e) {
             // The answer still goes out; the key's lease runs out and a retry runs again, or finds the answer in PostgreSQL.
             LOG.warnf("Could not keep the answer for an Idempotency-Key: %s", e.toString());
         }
+    }
+
+    /** The answer kept for the key; none when there is none or PostgreSQL does not answer (the endpoint's answer stands). */
+    private IdempotencyRecords.Kept keptOrNone(KeyClaim claim) {
+        try {
+            return records.find(claim.scope()).orElse(null);
+        } catch (RuntimeException e) {
+            LOG.debugf("No kept answer could be read for an Idempotency-Key: %s", e.toString());
+            return null;
+        }
+    }
+
+    /** Sends {@code answer} in place of the response the endpoint gave. */
+    private static void answerInstead(ContainerResponseContext response, Response answer) {
+        List.of(HttpHeaders.LOCATION, HttpHeaders.CACHE_CONTROL, HttpHeaders.RETRY_AFTER, Headers.REPLAYED).forEach(response.getHeaders()::remove);
+        answer.getHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase(HttpHeaders.CONTENT_TYPE)) {
+                response.getHeaders().put(name, values);
+            }
+        });
+        response.setStatus(answer.getStatus());
+        response.setEntity(answer.getEntity(), response.getEntityAnnotations(), answer.getMediaType());
     }
 
     /** The answer kept for the key, to a request with the same fingerprint; 422 to any other. */

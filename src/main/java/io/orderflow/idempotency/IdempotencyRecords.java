@@ -38,8 +38,6 @@ public class IdempotencyRecords {
         }
     }
 
-    private static final String KEPT = """
-            SELECT count(*) FROM idempotency_keys WHERE scope_hash = :scope AND kept_until > :now""";
     private static final String FIND = """
             SELECT fingerprint, status, headers, body, kept_until FROM idempotency_keys WHERE scope_hash = :scope AND kept_until > :now""";
     // A row past its retention is taken over as if it were not there.
@@ -71,28 +69,12 @@ public class IdempotencyRecords {
     }
 
     /**
-     * First in the transaction that writes the effect of the current request: refuses to write it again
-     * when an answer is kept for the request's Idempotency-Key (Redis had forgotten it). Nothing when the
-     * request holds no key (or is no request: a job).
-     *
-     * @throws KeyAlreadyKeptException when an answer is kept: the request is answered with it
-     */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public void refuseIfKept() {
-        KeyClaim claim = heldClaim();
-        if (claim != null && ((Number) db.createNativeQuery(KEPT).setParameter("scope", claim.scope().hash())
-                .setParameter("now", Instant.now()).getSingleResult()).longValue() > 0) {
-            throw new KeyAlreadyKeptException();
-        }
-    }
-
-    /**
      * Last in the transaction that writes the effect of the current request: keeps {@code answer}, the
      * response the request will give, as its Idempotency-Key's answer. Nothing when the request holds
      * no key (or is no request: a job).
      *
-     * @throws KeyAlreadyKeptException when another request's answer was kept for the key meanwhile:
-     *         the effect must not commit, the caller is answered with that request's answer
+     * @throws KeyAlreadyKeptException when an answer is kept for the key (by a request Redis has forgotten,
+     *         or one beside this one): the effect must not commit, the caller is answered with that answer
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void keepWithEffect(Response answer) {

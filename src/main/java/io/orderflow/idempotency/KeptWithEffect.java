@@ -6,9 +6,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A POST endpoint whose effect is written in one transaction that starts with
- * {@link IdempotencyRecords#refuseIfKept()} and ends with {@link IdempotencyRecords#keepWithEffect}:
- * a key Redis has forgotten is found there, so the filter does not look it up in PostgreSQL first.
+ * A POST endpoint whose effect is written in one transaction that ends with
+ * {@link IdempotencyRecords#keepWithEffect}: a key Redis has forgotten is met there, as the row it
+ * conflicts with, or, when the endpoint answers otherwise (a price that changed, a product that
+ * exists), is looked up before that answer goes out. So the filter does not look it up first.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)

@@ -5,8 +5,8 @@ import io.orderflow.shared.Hashing;
 /** What an Idempotency-Key is unique within: the principal, method and path it was sent with, and the canonical key. */
 record KeyScope(String principal, String method, String path, String key) {
 
-    /** The scope in 64 hex characters, whatever the lengths of its parts. */
-    String hash() {
-        return Hashing.sha256Hex(principal + "\n" + method + "\n" + path + "\n" + key);
+    /** The scope in 32 bytes, whatever the lengths of its parts. */
+    byte[] hash() {
+        return Hashing.sha256(principal + "\n" + method + "\n" + path + "\n" + key);
     }
 }

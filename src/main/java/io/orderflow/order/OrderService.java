@@ -134,7 +134,6 @@ public class OrderService {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     OrderView place(Caller caller, String tokenHash, NewOrder request) {
-        keys.refuseIfKept();
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
         OrderView created = store.insert(caller, tokenHash, request.fingerprint(), priced);
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());

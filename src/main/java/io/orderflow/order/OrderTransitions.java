@@ -94,7 +94,6 @@ public class OrderTransitions {
 
     @Transactional
     public Outcome apply(Caller caller, UUID id, OrderEvent event, String commandId) {
-        keys.refuseIfKept();
         // The row lock makes the status read here the one the UPDATE below starts from.
         Order order = permitted(caller, Order.<Order>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE), event);
         if (moved(List.of(id), order.status, event, caller.name(), commandId) == 1) {

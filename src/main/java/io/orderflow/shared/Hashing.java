@@ -11,16 +11,20 @@ public final class Hashing {
     }
 
     public static String sha256Hex(String text) {
-        return hex("SHA-256", text);
+        return HexFormat.of().formatHex(sha256(text));
+    }
+
+    public static byte[] sha256(String text) {
+        return digest("SHA-256", text);
     }
 
     public static String sha1Hex(String text) {
-        return hex("SHA-1", text);
+        return HexFormat.of().formatHex(digest("SHA-1", text));
     }
 
-    private static String hex(String algorithm, String text) {
+    private static byte[] digest(String algorithm, String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(algorithm + " is part of every Java runtime", e);
         }
