@@ -127,17 +127,17 @@ public class OrderService {
     }
 
     /**
-     * Prices the order from the catalog, inserts it, reserves its stock and keeps the answer of the
-     * request's Idempotency-Key, in one transaction: a price that changed, stock that ran out, a token
-     * already used or a key used meanwhile leaves nothing behind. The stock
-     * comes last: a product's row stays locked until the commit, and a flash sale's orders queue on it.
+     * Prices the order from the catalog, inserts it, keeps the answer of the request's Idempotency-Key
+     * and reserves its stock, in one transaction: a price that changed, a token already used, a key kept
+     * already or stock that ran out leaves nothing behind. The stock comes last: a product's row stays
+     * locked until the commit, and a flash sale's orders queue on it.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     OrderView place(Caller caller, String tokenHash, NewOrder request) {
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
         OrderView created = store.insert(caller, tokenHash, request.fingerprint(), priced);
-        stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         keys.keepWithEffect(OrderAnswers.created(new Creation(created, false)));
+        stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return created;
     }
 
