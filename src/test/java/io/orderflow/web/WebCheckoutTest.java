@@ -106,6 +106,20 @@ class WebCheckoutTest {
                 .body(containsString("<a href=\"/checkout/orders\">My orders</a>"));
     }
 
+    /** The form posts four fields for every product on sale; a catalog of a thousand products still checks out. */
+    @Test
+    void aFormOfAThousandProductsIsTakenWhole() {
+        Browser alice = browser("alice");
+        Response form = alice.get("/checkout");
+        List<Item> lines = new ArrayList<>();
+        lines.add(new Item("ABC-1", "1", shownPrice(form, "ABC-1")));
+        for (int i = 1; i < 1000; i++) {
+            lines.add(new Item("NOT-CHOSEN-" + i, "0", "1.00"));
+        }
+
+        submit(alice, token(form), lines.toArray(Item[]::new)).then().statusCode(303).header("Location", containsString("/checkout/orders/"));
+    }
+
     @Test
     void reviewingShowsTheLinesAndTotalKeepsTheCartAndOrdersNothing() {
         Browser alice = browser("alice");
