@@ -87,8 +87,7 @@ public class IdempotencyFilter {
         return switch (claim.outcome()) {
             case CLAIMED, TAKEN_OVER -> null;
             case REPLAY -> replay(claim, claim.answer());
-            case IN_USE -> throw new ProblemException(Problem.of(409, "idempotency-key-in-use", "Idempotency-Key in use",
-                    "A request with this Idempotency-Key is still running; retry shortly to get its answer."), Duration.ofSeconds(1));
+            case IN_USE -> throw inUse();
             case MISMATCH -> throw reused();
         };
     }
@@ -97,8 +96,12 @@ public class IdempotencyFilter {
     @ServerExceptionMapper
     public Response alreadyKept(KeyAlreadyKeptException e) {
         KeyClaim claim = held.claim();
-        IdempotencyRecords.Kept kept = records.find(claim.scope())
-                .orElseThrow(() -> new IllegalStateException("A key found kept is kept", e));
+        IdempotencyRecords.Kept kept = keptOrNone(claim);
+        if (kept == null) {
+            // PostgreSQL stopped answering right after it refused the effect: nothing was written, a retry gets the answer.
+            ProblemException retry = inUse();
+            return ProblemMappers.builder(retry.problem(), json).header(HttpHeaders.RETRY_AFTER, retry.retryAfter().toSeconds()).build();
+        }
         held.kept(kept);
         return answerAgain(claim, kept);
     }
@@ -216,6 +219,11 @@ public class IdempotencyFilter {
     private static Response replay(KeyClaim claim, StoredAnswer answer) {
         LOG.infof("Replayed POST %s for Idempotency-Key %s", claim.scope().path(), Hashing.sha256Hex(claim.scope().key()).substring(0, 16));
         return answer.replay();
+    }
+
+    private static ProblemException inUse() {
+        return new ProblemException(Problem.of(409, "idempotency-key-in-use", "Idempotency-Key in use",
+                "A request with this Idempotency-Key is still running; retry shortly to get its answer."), Duration.ofSeconds(1));
     }
 
     private static ProblemException reused() {
