@@ -439,10 +439,45 @@ create_phase() { # NAME CONNECTIONS [with-key|hot]
   fig[create.estimate]=$(max "${fig[$name.rate]}" "${fig[create.estimate]}")
 }
 
+# Two POST /orders phases that are compared with each other, in slices of half a phase each, in the
+# order A B B A: drift over the run (tables growing, the JIT, checkpoints, other work on the machine)
+# weighs on both alike instead of on whichever ran second. Each figure adds up its two slices; its
+# p50 and p99 are the slices' means, weighted by their requests.
+paired_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
+  local a=$1 b=$2 c=$3 whole=$seconds slice
+  seconds=$(((whole + 1) / 2))
+  for slice in "$a.first" "$b.first" "$b.second" "$a.second"; do
+    if [ "${slice%.*}" = "$b" ]; then create_phase "$slice" "$c" with-key; else create_phase "$slice" "$c"; fi
+  done
+  seconds=$whole
+  join_slices "$a" && join_slices "$b"
+  report "$a" && report "$b"
+}
+
+# The figures of NAME from the slices NAME.first and NAME.second.
+join_slices() {
+  local name=$1 f=$1.first s=$1.second key n
+  for key in requests failed unexpected exhausted socket_errors; do
+    fig[$name.$key]=$((${fig[$f.$key]:-0} + ${fig[$s.$key]:-0}))
+  done
+  fig[$name.seconds]=$(calc "${fig[$f.seconds]} + ${fig[$s.seconds]}" 3)
+  fig[$name.drain]=$(calc "${fig[$f.drain]} + ${fig[$s.drain]}" 1)
+  n=$((${fig[$f.requests]} + ${fig[$s.requests]}))
+  for key in p50_ms p99_ms; do
+    fig[$name.$key]=$(calc "(${fig[$f.$key]} * ${fig[$f.requests]} + ${fig[$s.$key]} * ${fig[$s.requests]}) / ($n > 0 ? $n : 1)" 2)
+  done
+  fig[$name.rss]=$(max "${fig[$f.rss]}" "${fig[$s.rss]}")
+  fig[$name.backlog]=$(max "${fig[$f.backlog]}" "${fig[$s.backlog]}")
+  fig[$name.lag]=$(printf '%s\n' "${fig[$f.lag]}" "${fig[$s.lag]}" | grep -v n/a | sort -g | tail -n 1)
+  fig[$name.lag]=${fig[$name.lag]:-n/a}
+  local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
+  fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
+  fig[$name.sustained]=$(calc "$good / (${fig[$name.seconds]} + ${fig[$name.drain]})")
+}
+
 measure_service() { # CONNECTIONS
   local c=$1
-  create_phase "create.$c" "$c"
-  create_phase "key.$c" "$c" with-key
+  paired_create_phases "create.$c" "key.$c" "$c"
   create_phase "hot.$c" "$c" hot
   app_phase "replay.$c" replay "$c" bob:bob BENCH_INPUT="$work/placed"
   app_phase "get.$c" get "$c" bob:bob BENCH_INPUT="$work/placed"
@@ -478,8 +513,7 @@ fill_keys() {
 }
 
 measure_full() { # CONNECTIONS
-  create_phase "full.$1" "$1"
-  create_phase "fullkey.$1" "$1" with-key
+  paired_create_phases "full.$1" "fullkey.$1" "$1"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -633,6 +667,10 @@ write_results() {
   with the 100 products of `products.sql` in turn, and always ABC-1 in the flash sale.
   The pay phase pays alice's created orders, each once, with its own Idempotency-Key. Replay and GET
   use 500 orders placed by bob, replayed and read over and over.
+- POST /orders without and with an Idempotency-Key, compared with each other, run in half-phase
+  slices in the order without, with, with, without (and again beside the large schema), so that drift
+  over the run weighs on both alike; each adds up its two slices, and its p50 and p99 are the
+  slices' means weighted by their requests.
 - One warm-up at 64 connections before any phase: POST /orders alone, then `wrk/warmup.lua` cycling
   every measured path (token, order with and without a key, replay, GET, pay), each for the warm-up time.
 NOTES

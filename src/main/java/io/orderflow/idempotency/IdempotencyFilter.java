@@ -3,8 +3,10 @@ package io.orderflow.idempotency;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -20,6 +22,7 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.http.Headers;
@@ -44,14 +47,17 @@ public class IdempotencyFilter {
     private final IdempotencyRecords records;
     private final HeldKey held;
     private final ObjectMapper json;
-    private final MeterRegistry metrics;
+    private final Map<KeyClaim.Outcome, Counter> outcomes = new EnumMap<>(KeyClaim.Outcome.class);
 
     public IdempotencyFilter(IdempotencyStore store, IdempotencyRecords records, HeldKey held, ObjectMapper json, MeterRegistry metrics) {
         this.store = store;
         this.records = records;
         this.held = held;
         this.json = json;
-        this.metrics = metrics;
+        for (KeyClaim.Outcome outcome : KeyClaim.Outcome.values()) {
+            outcomes.put(outcome, metrics.counter("orders.idempotency.requests", "outcome",
+                    outcome.name().toLowerCase(Locale.ROOT).replace('_', '-')));
+        }
     }
 
     @ServerRequestFilter
@@ -232,7 +238,6 @@ public class IdempotencyFilter {
     }
 
     private void count(KeyClaim.Outcome outcome) {
-        metrics.counter("orders.idempotency.requests", "outcome", outcome.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                .increment();
+        outcomes.get(outcome).increment();
     }
 }
