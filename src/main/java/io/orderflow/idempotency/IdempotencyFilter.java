@@ -89,6 +89,13 @@ public class IdempotencyFilter {
                 return answerAgain(claim, kept.get());
             }
         }
+        if (claim.outcome() == KeyClaim.Outcome.IN_USE) {
+            // The holder may have answered already: its answer is kept in PostgreSQL before it reaches Redis.
+            IdempotencyRecords.Kept kept = keptOrNone(claim);
+            if (kept != null) {
+                return answerAgain(claim, kept);
+            }
+        }
         count(claim.outcome());
         return switch (claim.outcome()) {
             case CLAIMED, TAKEN_OVER -> null;
@@ -189,13 +196,13 @@ public class IdempotencyFilter {
         return replay(claim, kept.answer());
     }
 
-    /** Gives Redis what PostgreSQL keeps for the key; if Redis fails now, PostgreSQL answers the next retry. */
+    /**
+     * Gives Redis what PostgreSQL keeps for the key, without waiting for it: a retry that arrives first
+     * finds the key in use and its answer in PostgreSQL; if Redis fails, PostgreSQL answers every retry.
+     */
     private void refill(KeyClaim claim, IdempotencyRecords.Kept kept) {
-        try {
-            store.complete(claim, kept.fingerprint(), kept.answer(), kept.left(Instant.now()));
-        } catch (RuntimeException e) {
-            LOG.warnf("Redis did not take back a kept Idempotency-Key: %s", e.toString());
-        }
+        store.complete(claim, kept.fingerprint(), kept.answer(), kept.left(Instant.now()))
+                .subscribe().with(stored -> { }, e -> LOG.warnf("Redis did not take back a kept Idempotency-Key: %s", e.toString()));
     }
 
     /**

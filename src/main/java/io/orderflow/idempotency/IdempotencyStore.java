@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -27,12 +29,15 @@ public class IdempotencyStore {
     private static final RedisScript RELEASE = RedisScript.load("idempotency-release");
 
     private final RedisDataSource redis;
+    private final ReactiveRedisDataSource reactive;
     private final RedisKeys keys;
     private final IdempotencyConfig config;
     private final ObjectMapper json;
 
-    public IdempotencyStore(RedisDataSource redis, RedisKeys keys, IdempotencyConfig config, ObjectMapper json) {
+    public IdempotencyStore(RedisDataSource redis, ReactiveRedisDataSource reactive, RedisKeys keys, IdempotencyConfig config,
+            ObjectMapper json) {
         this.redis = redis;
+        this.reactive = reactive;
         this.keys = keys;
         this.config = config;
         this.json = json;
@@ -58,11 +63,11 @@ public class IdempotencyStore {
 
     /**
      * Keeps the final answer of the request with this fingerprint for replay, for as long as it is kept;
-     * false when the claim was no longer this holder's.
+     * false when the claim was no longer this holder's. Nothing is sent before the answer is subscribed to.
      */
-    public boolean complete(KeyClaim claim, String fingerprint, StoredAnswer answer, Duration keptFor) {
-        return COMPLETE.run(redis, List.of(claim.recordKey()), claim.claimId(), answer.status(), answer.headersJson(json),
-                answer.body(), Math.max(1, keptFor.toMillis()), fingerprint).toInteger() == 1;
+    public Uni<Boolean> complete(KeyClaim claim, String fingerprint, StoredAnswer answer, Duration keptFor) {
+        return COMPLETE.run(reactive, List.of(claim.recordKey()), claim.claimId(), answer.status(), answer.headersJson(json), answer.body(),
+                Math.max(1, keptFor.toMillis()), fingerprint).map(stored -> stored.toInteger() == 1);
     }
 
     /** Frees the key so that a retry runs again; false when the claim was no longer this holder's. */

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -47,8 +48,16 @@ class DurableIdempotencyKeyTest {
             WITH first AS (SELECT pid FROM pg_stat_activity WHERE CAST(? AS int) = ANY(pg_blocking_pids(pid)))
             SELECT count(*) FROM pg_stat_activity WHERE pid IN (SELECT pid FROM first) OR pg_blocking_pids(pid) && ARRAY(SELECT pid FROM first)""";
 
+    private static final String TOKEN_PATH = "/orders/token";
+
     @Inject
     IdempotencyKeyPurge purge;
+
+    @Inject
+    IdempotencyStore store;
+
+    @Inject
+    IdempotencyRecords records;
 
     @Test
     void aRetryAfterRedisForgotEverythingReplaysTheFirstOrder() {
@@ -64,10 +73,28 @@ class DurableIdempotencyKeyTest {
                 .header("Content-Type", first.header("Content-Type"));
         assertThat(again.asByteArray()).isEqualTo(first.asByteArray());
         assertThat(Orders.countForToken(freshToken)).as("orders of the fresh token").isZero();
-        // Redis was refilled: the next retry is answered there, and a changed body is still refused.
+        // Redis is refilled (PostgreSQL answers until it is), and a changed body is still refused.
         placeOrder(key, newToken("alice"), ORDER).then().statusCode(201).header("Idempotent-Replayed", "true");
         placeOrder(key, newToken("alice"), ORDER.replace("\"quantity\":2", "\"quantity\":3")).then().statusCode(422)
                 .body("code", equalTo("idempotency-key-reused"));
+    }
+
+    @Test
+    void aRetryThatArrivesBeforeRedisLearnedTheAnswerIsAnsweredFromPostgresql() {
+        // The holder kept its answer in PostgreSQL and answered; its copy for Redis has not arrived.
+        String key = newKey();
+        KeyClaim holder = store.claim(new KeyScope("alice", "POST", TOKEN_PATH, key), RequestFingerprint.of("POST", TOKEN_PATH, new byte[0]));
+        assertThat(holder.outcome()).isEqualTo(KeyClaim.Outcome.CLAIMED);
+        String answer = "{\"token\":\"kept before Redis learned it\"}";
+        assertThat(records.keep(holder, new StoredAnswer(201, Map.of("Content-Type", "application/json"), answer))).isPresent();
+
+        as("alice").header("Idempotency-Key", key).post(TOKEN_PATH).then()
+                .statusCode(201).header("Idempotent-Replayed", "true").body("token", equalTo("kept before Redis learned it"));
+        // A request that is still running is still answered 409.
+        String running = newKey();
+        store.claim(new KeyScope("alice", "POST", TOKEN_PATH, running), RequestFingerprint.of("POST", TOKEN_PATH, new byte[0]));
+        as("alice").header("Idempotency-Key", running).post(TOKEN_PATH).then()
+                .statusCode(409).body("code", equalTo("idempotency-key-in-use"));
     }
 
     @Test

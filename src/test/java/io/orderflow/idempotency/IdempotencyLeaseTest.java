@@ -75,7 +75,7 @@ class IdempotencyLeaseTest {
         });
 
         boolean overwritten = store.complete(slow, slow.fingerprint(), new StoredAnswer(201, Map.of(), "{\"token\":\"from the slow holder\"}"),
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1)).await().atMost(Duration.ofSeconds(5));
         assertThat(overwritten).isFalse();
         assertThat(store.release(slow)).isFalse();
 
