@@ -17,7 +17,7 @@ import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
-import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.jpa.common.runtime.JpaIdentityProviderUtil;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
@@ -62,24 +62,27 @@ public class StoredPasswords implements IdentityProvider<UsernamePasswordAuthent
 
     @Override
     public Uni<SecurityIdentity> authenticate(UsernamePasswordAuthenticationRequest request, AuthenticationRequestContext context) {
-        return context.runBlocking(() -> check(request.getUsername(), new String(request.getPassword().getPassword())));
+        return context.runBlocking(() -> check(request));
     }
 
-    private SecurityIdentity check(String name, String password) {
+    private SecurityIdentity check(UsernamePasswordAuthenticationRequest request) {
         User user;
         String hash;
         try (Session session = sessions.openSession()) {
             session.setDefaultReadOnly(true);
-            user = session.find(User.class, name);
+            user = session.find(User.class, request.getUsername());
             hash = user != null ? user.password : dummyHash(session);
         } catch (PersistenceException e) {
             LOG.warnf("Sign-in not checked: the user store failed: %s", e.toString());
             throw new UserStoreUnavailableException();
         }
-        if (!BcryptUtil.matches(password, hash) || user == null) {
+        // The check quarkus-security-jpa makes: a wrong password of any shape is AuthenticationFailedException.
+        QuarkusSecurityIdentity.Builder identity = JpaIdentityProviderUtil.checkPassword(JpaIdentityProviderUtil.getMcfPassword(hash), request);
+        if (user == null) {
             throw new AuthenticationFailedException();
         }
-        return QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(user.name)).addRole(user.role).build();
+        JpaIdentityProviderUtil.addRoles(identity, user.role);
+        return identity.build();
     }
 
     private String dummyHash(Session session) {
