@@ -1,15 +1,20 @@
--- Reads a sign-in failure counter (one user's or one address's).
--- KEYS[1] the counter (string: failures within the window; expires with the window)
--- ARGV[1] the most failures allowed in a window
--- Returns {failures, ms until the window ends when the limit is reached, else 0}.
-local failures = tonumber(redis.call('GET', KEYS[1]) or '0')
-if failures < tonumber(ARGV[1]) then
-  return {failures, 0}
+-- Reads sign-in failure counters (one key per counter, all in one slot).
+-- KEYS the counters (strings: failures within the window; each expires with its window)
+-- Returns {failures, ms left in the window} for each key, in order; {0, 0} for a key that is not there.
+local answer = {}
+for i, key in ipairs(KEYS) do
+  local failures = tonumber(redis.call('GET', key) or '0')
+  local left = 0
+  if failures > 0 then
+    left = redis.call('PTTL', key)
+    if left < 0 then
+      -- A counter that lost its expiry would count forever: it starts its window again.
+      redis.call('DEL', key)
+      failures = 0
+      left = 0
+    end
+  end
+  answer[#answer + 1] = failures
+  answer[#answer + 1] = left
 end
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  -- A counter that lost its expiry would refuse forever: it starts its window again.
-  redis.call('DEL', KEYS[1])
-  return {0, 0}
-end
-return {failures, left}
+return answer

@@ -2,25 +2,50 @@ package io.orderflow.login;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Sign-in throttling: how many wrong passwords a user, or an address, may send in a window. */
+/**
+ * Sign-in throttling. Wrong passwords count per (user, client address), per address and per user; an
+ * address that guesses is refused, and a user guessed at from everywhere is only slowed down, so that
+ * no stranger can lock a user out.
+ */
 @ConfigMapping(prefix = "orders.login")
 public interface LoginConfig {
 
-    /** Failed sign-ins for one user name within a window before its sign-ins are refused (env {@code ORDERS_LOGIN_MAX_FAILURES_PER_USER}). */
+    /**
+     * Wrong passwords for one user from one client address within a window before that address is
+     * refused (429) for that user, even its right password; other addresses are not affected.
+     */
     @WithDefault("5")
-    int maxFailuresPerUser();
+    @Min(1)
+    int maxFailuresPerUserAndAddress();
 
     /**
-     * Failed sign-ins from one client address within a window before its sign-ins are refused. Higher
-     * than per user: many people may sit behind one address (an office, a carrier's NAT).
+     * Wrong passwords from one client address, for any users, within a window before that address is
+     * refused for every user it has failed for. Users it has not failed for still sign in from it: many
+     * people may sit behind one address (an office, a carrier's NAT, a proxy that does not forward).
      */
     @WithDefault("50")
+    @Min(1)
     int maxFailuresPerAddress();
 
-    /** Starts at a user's (or address's) first failure; its counter is forgotten when it ends. */
+    /**
+     * Wrong passwords for one user, from any addresses, within a window before its password checks are
+     * delayed: by 100 ms, doubled with each further failure, up to {@link #maxDelay()}. Slowed, never
+     * refused: refusing would hand a lockout to anyone who knows the name.
+     */
+    @WithDefault("5")
+    @Min(1)
+    int slowDownAfter();
+
+    /** The longest delay a user's password check is put off by. */
+    @WithDefault("1S")
+    Duration maxDelay();
+
+    /** Starts at a counter's first failure; the counter is forgotten when it ends. */
     @WithDefault("15M")
     Duration window();
 }

@@ -1,8 +1,11 @@
 package io.orderflow.login;
 
+import java.time.Duration;
+
 /**
- * A sign-in whose password is being checked: who, from where, and how many failures the user had
- * already, so that only a success after failures costs a write.
+ * A sign-in whose password is being checked: who, from where, whether that address had failed for
+ * the user already (so that only a success after failures costs a write), and how long the check is
+ * put off because the user is being guessed at.
  */
-record SignInAttempt(String user, String address, long userFailures) {
+record SignInAttempt(String user, String address, boolean failedBefore, Duration delay) {
 }

@@ -17,10 +17,11 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * Failed sign-ins counted in Redis per user name and per client address, so every instance sees the
- * same counts; each counter expires with its window. When Redis fails, sign-ins go on unthrottled
- * (counted in {@code orders_login_throttle_unavailable_total}): refusing them would turn a Redis
- * outage into nobody, staff included, being able to sign in, while the password check still stands.
+ * Failed sign-ins counted in Redis per (user, client address), per user and per address, so every
+ * instance sees the same counts; each counter expires with its window. The user's two counters share
+ * the user's slot, the address's its own. When Redis fails, sign-ins go on unthrottled (counted in
+ * {@code orders_login_throttle_unavailable_total}): refusing them would turn a Redis outage into
+ * nobody, staff included, being able to sign in, while the password check still stands.
  */
 @ApplicationScoped
 public class SignInFailures {
@@ -28,6 +29,8 @@ public class SignInFailures {
     private static final Logger LOG = Logger.getLogger(SignInFailures.class);
     private static final RedisScript CHECK = RedisScript.load("login-check");
     private static final RedisScript FAIL = RedisScript.load("login-fail");
+    /** The first delay of a user being guessed at; each further failure doubles it, up to the configured cap. */
+    private static final Duration FIRST_DELAY = Duration.ofMillis(100);
 
     private final RedisDataSource redis;
     private final ReactiveRedisDataSource reactive;
@@ -45,56 +48,74 @@ public class SignInFailures {
     }
 
     /**
-     * The attempt, to be checked, or {@link SignInRefusedException} when the user or the address
-     * reached its limit. Blocking. The two counters are read one after the other, holding one Redis
-     * connection at a time: read at once, a thousand sign-ins would ask the pool for two thousand.
+     * The attempt, to be checked, or {@link SignInRefusedException} when this address reached its limit
+     * for this user, or reached its own limit and has failed for this user before. An address that has
+     * not failed for the user is never refused. Blocking; the address's counter is read only when the
+     * address has failed for the user, so most sign-ins cost one Redis call.
      */
     public SignInAttempt admit(String user, String address) {
-        long userFailures = 0;
         try {
-            Response byUser = CHECK.run(redis, List.of(userKey(user)), config.maxFailuresPerUser());
-            refuseIfLimited(byUser, "user");
-            Response byAddress = CHECK.run(redis, List.of(addressKey(address)), config.maxFailuresPerAddress());
-            refuseIfLimited(byAddress, "address");
-            userFailures = byUser.get(0).toLong();
+            Response byUser = CHECK.run(redis, List.of(pairKey(user, address), userKey(user)));
+            long pairFailures = byUser.get(0).toLong();
+            long pairLeft = byUser.get(1).toLong();
+            if (pairFailures >= config.maxFailuresPerUserAndAddress()) {
+                throw refused("user-and-address", pairLeft);
+            }
+            if (pairFailures > 0) {
+                Response byAddress = CHECK.run(redis, List.of(addressKey(address)));
+                if (byAddress.get(0).toLong() >= config.maxFailuresPerAddress()) {
+                    throw refused("address", Math.min(pairLeft, byAddress.get(1).toLong()));
+                }
+            }
+            return new SignInAttempt(user, address, pairFailures > 0, delay(byUser.get(2).toLong()));
         } catch (SignInRefusedException e) {
             throw e;
         } catch (RuntimeException e) {
             unavailable("check", e);
+            return new SignInAttempt(user, address, false, Duration.ZERO);
         }
-        return new SignInAttempt(user, address, userFailures);
     }
 
     /**
-     * Counts a wrong password (or unknown user) against both the user name and the address. Called on
-     * the event loop, so it does not wait: the count is sent to Redis before the refusal is answered.
-     * Attempts already in flight when the limit is reached are still checked, so a burst of parallel
-     * guesses may pass the limit by as many as it runs at once.
+     * Counts a wrong password (or unknown user) against the user at this address, the user and the
+     * address. Called on the event loop, so it does not wait: the counts are sent to Redis before the
+     * failure is answered. Attempts already in flight when a limit is reached are still checked, so a
+     * burst of parallel guesses may pass it by as many as it runs at once.
      */
     public void failed(SignInAttempt attempt) {
         metrics.counter("orders.login.failures").increment();
         long window = config.window().toMillis();
-        Uni.combine().all().unis(FAIL.run(reactive, List.of(userKey(attempt.user())), window),
+        Uni.combine().all().unis(
+                FAIL.run(reactive, List.of(pairKey(attempt.user(), attempt.address()), userKey(attempt.user())), window),
                 FAIL.run(reactive, List.of(addressKey(attempt.address())), window)).discardItems()
                 .subscribe().with(done -> { }, e -> unavailable("count", e));
     }
 
     /**
-     * A user who signed in starts afresh; the address keeps its count, or one account could clear it
-     * for guesses at others. Without waiting, like {@link #failed}.
+     * A user who signed in from an address starts afresh there. The user's count stays, or its owner
+     * signing in would wipe the slow-down of a guesser elsewhere; so does the address's, or one account
+     * could clear it for guesses at others. Without waiting, like {@link #failed}.
      */
     public void succeeded(SignInAttempt attempt) {
-        if (attempt.userFailures() > 0) {
-            reactive.key().del(userKey(attempt.user())).subscribe().with(deleted -> { }, e -> unavailable("clear", e));
+        if (attempt.failedBefore()) {
+            reactive.key().del(pairKey(attempt.user(), attempt.address())).subscribe().with(deleted -> { }, e -> unavailable("clear", e));
         }
     }
 
-    private void refuseIfLimited(Response answer, String by) {
-        long retryAfterMillis = answer.get(1).toLong();
-        if (retryAfterMillis > 0) {
-            metrics.counter("orders.login.throttled", "by", by).increment();
-            throw new SignInRefusedException(Duration.ofMillis(retryAfterMillis));
+    /** Nothing below the threshold; then 100 ms, doubled with each further failure, up to the cap. */
+    private Duration delay(long userFailures) {
+        if (userFailures < config.slowDownAfter()) {
+            return Duration.ZERO;
         }
+        metrics.counter("orders.login.slowed").increment();
+        long doublings = Math.min(userFailures - config.slowDownAfter(), 20);
+        Duration delay = FIRST_DELAY.multipliedBy(1L << doublings);
+        return delay.compareTo(config.maxDelay()) < 0 ? delay : config.maxDelay();
+    }
+
+    private SignInRefusedException refused(String by, long retryAfterMillis) {
+        metrics.counter("orders.login.throttled", "by", by).increment();
+        return new SignInRefusedException(Duration.ofMillis(retryAfterMillis));
     }
 
     private void unavailable(String step, Throwable e) {
@@ -106,7 +127,16 @@ public class SignInFailures {
         return keys.ofPrincipal(user, "login-failures");
     }
 
+    /** In the user's slot, so that one script reads (and counts) both. */
+    private String pairKey(String user, String address) {
+        return keys.ofPrincipal(user, "login-failures:" + addressTag(address));
+    }
+
     private String addressKey(String address) {
-        return keys.of("a:" + Hashing.sha256Hex(address).substring(0, 16), "login-failures");
+        return keys.of(addressTag(address), "login-failures");
+    }
+
+    private static String addressTag(String address) {
+        return "a:" + Hashing.sha256Hex(address).substring(0, 16);
     }
 }

@@ -5,7 +5,9 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.SignInOrder;
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -17,10 +19,12 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Runs before the identity provider that checks passwords (HTTP Basic and the sign-in form alike):
- * refuses a user name or address with too many recent failures, so a refusal costs no password hash
- * and the right password does not get in while refused; otherwise it answers "not mine" and the
- * next provider checks the password. Quarkus's authentication events then tell how it went.
+ * Runs before the identity providers that check passwords (HTTP Basic and the sign-in form alike):
+ * refuses an address that has failed too often for this user (or too often overall, and for this
+ * user before), so a refusal costs no password hash and the right password does not get in from the
+ * guessing address while refused; otherwise it answers "not mine", leaving the attempt (with any
+ * delay, see {@link SignInSlowDown}) for the next providers. Quarkus's authentication events then
+ * tell how it went; only a wrong password (or unknown name) counts as a failure.
  */
 @ApplicationScoped
 public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
@@ -57,7 +61,7 @@ public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenti
 
     void failed(@Observes AuthenticationFailureEvent event) {
         SignInAttempt attempt = attempt(event.getEventProperties());
-        if (attempt != null && !isRefusal(event.getAuthenticationFailure())) {
+        if (attempt != null && isWrongPassword(event.getAuthenticationFailure())) {
             failures.failed(attempt);
         }
     }
@@ -69,21 +73,35 @@ public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenti
         }
     }
 
-    /** The attempt this provider admitted in the event's request; none for sessions and requests without a password. */
-    private static SignInAttempt attempt(Map<String, Object> properties) {
-        return properties.get(RoutingContext.class.getName()) instanceof RoutingContext http ? http.get(ATTEMPT) : null;
+    /** The attempt this provider admitted in the request; none for sessions and requests without a password. */
+    static SignInAttempt attempt(RoutingContext http) {
+        return http.get(ATTEMPT);
     }
 
-    private static boolean isRefusal(Throwable failure) {
+    private static SignInAttempt attempt(Map<String, Object> properties) {
+        return properties.get(RoutingContext.class.getName()) instanceof RoutingContext http ? attempt(http) : null;
+    }
+
+    /**
+     * A password checked and found wrong (or a name no user has). Not a refusal, and not a user store
+     * that could not answer: counting those would throttle every user after a database failover.
+     */
+    private static boolean isWrongPassword(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SignInRefusedException) {
+            if (t instanceof ProblemException) {
+                return false;
+            }
+            if (t instanceof AuthenticationFailedException) {
                 return true;
             }
         }
         return false;
     }
 
-    /** The client's address as Quarkus reports it: the forwarded one only when quarkus.http.proxy.* trusts the proxy. */
+    /**
+     * The client's address as Quarkus reports it: the forwarded one only when quarkus.http.proxy.*
+     * trusts the proxy (see application.properties), else the connection's.
+     */
     private static String address(RoutingContext http) {
         return http.request().remoteAddress() == null ? "unknown" : http.request().remoteAddress().hostAddress();
     }

@@ -8,8 +8,20 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
@@ -17,7 +29,9 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -25,25 +39,35 @@ import io.restassured.filter.cookie.CookieFilter;
 import io.restassured.response.Response;
 
 /**
- * Wrong passwords get throttled: per user name and per client address, over HTTP Basic and the
- * sign-in form, refused before the password is checked, for a window that ends on its own. Each
- * test signs in from its own address (X-Forwarded-For, trusted by this profile), as the address
- * Quarkus reports.
+ * Guessing is throttled without handing strangers a lockout: wrong passwords count per (user,
+ * client address) and per address, and past a limit the guessing address is refused (429) for that
+ * user, over HTTP Basic and the sign-in form, until the window ends; a right password from an
+ * address that has not failed for the user always gets in. Wrong passwords for one user from
+ * anywhere only slow its sign-ins down. Most tests sign in from their own address (X-Forwarded-For,
+ * trusted by this profile); one binds its socket to another loopback address. The user store sits
+ * behind a proxy the tests may cut.
  */
 @QuarkusTest
 @TestProfile(SignInThrottlingTest.SmallLimits.class)
 @WithTestResource(TestServers.class)
+@WithTestResource(UserStoreProxy.class)
 class SignInThrottlingTest {
 
-    private static final int PER_USER = 3;
+    private static final int PER_USER_AND_ADDRESS = 3;
     private static final int PER_ADDRESS = 6;
+    private static final int SLOW_DOWN_AFTER = 3;
+    private static final Duration MAX_DELAY = Duration.ofSeconds(1);
+    /** Long enough for a test's requests on a busy machine, short enough to wait out. */
+    private static final Duration WINDOW = Duration.ofSeconds(8);
 
     public static class SmallLimits implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.login.max-failures-per-user", String.valueOf(PER_USER),
+            return Map.of("orders.login.max-failures-per-user-and-address", String.valueOf(PER_USER_AND_ADDRESS),
                     "orders.login.max-failures-per-address", String.valueOf(PER_ADDRESS),
-                    "orders.login.window", "4S",
+                    "orders.login.slow-down-after", String.valueOf(SLOW_DOWN_AFTER),
+                    "orders.login.max-delay", MAX_DELAY.toMillis() + "MS",
+                    "orders.login.window", WINDOW.toSeconds() + "S",
                     "quarkus.http.proxy.proxy-address-forwarding", "true",
                     "quarkus.http.proxy.allow-x-forwarded", "true");
         }
@@ -52,10 +76,13 @@ class SignInThrottlingTest {
     @Inject
     MeterRegistry metrics;
 
+    @TestHTTPResource("/")
+    URL app;
+
     @Test
-    void wrongPasswordsForOneUserRefuseEvenTheRightOneOverBasicUntilTheWindowEnds() {
+    void wrongPasswordsRefuseTheGuessingAddressEvenTheRightOneUntilTheWindowEnds() {
         String address = "198.51.100.1";
-        for (int i = 0; i < PER_USER; i++) {
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
             api(address, "alice", "wrong").then().statusCode(401);
         }
 
@@ -64,17 +91,19 @@ class SignInThrottlingTest {
                 .statusCode(429)
                 .contentType("application/problem+json")
                 .body("code", equalTo("too-many-sign-in-failures"));
-        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 4L);
+        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, WINDOW.toSeconds());
         // The same answer whatever the password: it was not checked.
         api(address, "alice", "wrong").then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
+        // Anywhere else alice is not refused.
+        api("198.51.100.11", "alice", "alice").then().statusCode(201);
 
-        await().atMost(Duration.ofSeconds(8)).until(() -> api(address, "alice", "alice").statusCode() == 201);
+        await().atMost(WINDOW.multipliedBy(2)).until(() -> api(address, "alice", "alice").statusCode() == 201);
     }
 
     @Test
     void wrongPasswordsOnTheSignInFormShowItAgainWithWhenToRetry() {
         String address = "198.51.100.2";
-        for (int i = 0; i < PER_USER; i++) {
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
             form(address, "bob", "nope").then().statusCode(302).header("Location", containsString("/login?error=true"));
         }
 
@@ -86,41 +115,47 @@ class SignInThrottlingTest {
                 .body(containsString("<a href=\"/login\">"))
                 .body(not(containsString("j_security_check")))
                 .body(not(containsString("Exception")));
-        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 4L);
+        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, WINDOW.toSeconds());
         assertThat(refused.cookie("quarkus-credential")).as("no session for a refused sign-in").isNull();
+        form("198.51.100.12", "bob", "bob").then().statusCode(302).header("Location", containsString("/checkout"));
 
-        await().atMost(Duration.ofSeconds(8)).until(() -> form(address, "bob", "bob").statusCode() == 302);
+        await().atMost(WINDOW.multipliedBy(2)).until(() -> form(address, "bob", "bob").statusCode() == 302);
         form(address, "bob", "bob").then().statusCode(302).header("Location", containsString("/checkout"));
     }
 
     @Test
-    void anotherUserFromTheSameAddressSignsInUntilTheAddressLimit() {
+    void anAddressPastItsLimitIsRefusedForTheUsersItGuessedAtButNotForOthers() {
         String address = "198.51.100.3";
         double byAddress = throttled("address");
-        for (int i = 0; i < PER_USER; i++) {
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
             api(address, "mallory", "guess-" + i).then().statusCode(401);
         }
         api(address, "mallory", "guess").then().statusCode(429);
         api(address, "alice", "alice").then().statusCode(201);
 
-        for (int i = 0; i < PER_ADDRESS - PER_USER; i++) {
-            api(address, "trudy", "guess-" + i).then().statusCode(401);
+        // One guess each at other names: no pair reaches its limit, the address reaches its own.
+        for (int i = 0; i < PER_ADDRESS - PER_USER_AND_ADDRESS; i++) {
+            api(address, "trudy-" + i, "guess").then().statusCode(401);
         }
-        api(address, "alice", "alice").then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
-        form(address, "alice", "alice").then().statusCode(429);
+        api(address, "trudy-0", "guess").then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
+        assertThat(throttled("address")).isEqualTo(byAddress + 1);
+        // A user this address never failed for still gets in with the right password, over Basic and the form.
+        api(address, "alice", "alice").then().statusCode(201);
+        form(address, "bob", "bob").then().statusCode(302).header("Location", containsString("/checkout"));
+        // A new guess from it is checked once, and then refused.
+        api(address, "walter", "guess").then().statusCode(401);
+        api(address, "walter", "guess").then().statusCode(429);
         assertThat(throttled("address")).isEqualTo(byAddress + 2);
-
-        api("198.51.100.4", "alice", "alice").then().statusCode(201);
     }
 
     @Test
-    void aSuccessClearsTheUsersCount() {
+    void aSuccessClearsTheCountOfItsAddress() {
         String address = "198.51.100.5";
         for (int round = 0; round < 2; round++) {
-            for (int i = 0; i < PER_USER - 1; i++) {
-                products(address, "ops", "wrong").then().statusCode(401);
+            for (int i = 0; i < PER_USER_AND_ADDRESS - 1; i++) {
+                products(address, "bob", "wrong").then().statusCode(401);
             }
-            products(address, "ops", "ops").then().statusCode(200);
+            products(address, "bob", "bob").then().statusCode(200);
         }
     }
 
@@ -128,18 +163,97 @@ class SignInThrottlingTest {
     void failuresAndRefusalsAreCounted() {
         String address = "198.51.100.6";
         double failures = metrics.counter("orders.login.failures").count();
-        double byUser = throttled("user");
+        double byUserAndAddress = throttled("user-and-address");
 
-        for (int i = 0; i < PER_USER; i++) {
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
             api(address, "eve", "guess-" + i).then().statusCode(401);
         }
         api(address, "eve", "guess").then().statusCode(429);
 
-        assertThat(metrics.counter("orders.login.failures").count()).isEqualTo(failures + PER_USER);
-        assertThat(throttled("user")).isEqualTo(byUser + 1);
+        assertThat(metrics.counter("orders.login.failures").count()).isEqualTo(failures + PER_USER_AND_ADDRESS);
+        assertThat(throttled("user-and-address")).isEqualTo(byUserAndAddress + 1);
         given().get("/q/metrics").then().statusCode(200)
                 .body(containsString("orders_login_failures_total"))
-                .body(containsString("orders_login_throttled_total{by=\"user\"}"));
+                .body(containsString("orders_login_throttled_total{by=\"user-and-address\"}"));
+    }
+
+    /**
+     * The lockout of issue 20: 30 wrong passwords for staff from one address (a socket bound to
+     * 127.0.0.2, no forwarding header) refuse that address only; ops signs in from 127.0.0.1 at once.
+     */
+    @Test
+    void guessesFromAnotherAddressNeverLockTheUserOut() throws IOException {
+        for (int i = 0; i < 30; i++) {
+            assertThat(fromLoopback("127.0.0.2", "ops", "wrong-" + i).status()).isIn(401, 429);
+        }
+
+        long start = System.nanoTime();
+        assertThat(fromLoopback("127.0.0.1", "ops", "ops").status()).isEqualTo(200);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(MAX_DELAY.plusSeconds(1));
+
+        Answer refused = fromLoopback("127.0.0.2", "ops", "ops");
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.retryAfter()).isBetween(1L, WINDOW.toSeconds());
+        await().atMost(WINDOW.multipliedBy(2)).pollInterval(Duration.ofMillis(250))
+                .until(() -> fromLoopback("127.0.0.2", "ops", "ops").status() == 200);
+    }
+
+    /**
+     * Guesses at one user from many addresses, each below every limit: they slow the user's sign-ins
+     * down, by at most the capped delay, and never refuse the right password.
+     */
+    @Test
+    void guessesFromManyAddressesSlowTheUserDownButNeverRefuseHim() {
+        String name = "gus-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(name, "customer");
+        for (int i = 0; i < SLOW_DOWN_AFTER + 4; i++) {
+            products("203.0.113." + (i + 1), name, "guess").then().statusCode(401);
+        }
+
+        long start = System.nanoTime();
+        products("203.0.113.200", name, "guess").then().statusCode(401);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a guess once the user had many failures")
+                .isGreaterThanOrEqualTo(MAX_DELAY.multipliedBy(8).dividedBy(10));
+
+        start = System.nanoTime();
+        products("203.0.113.201", name, name).then().statusCode(200);
+        Duration rightPassword = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(rightPassword).as("the right password, slowed but not refused")
+                .isGreaterThanOrEqualTo(MAX_DELAY.multipliedBy(8).dividedBy(10))
+                .isLessThan(MAX_DELAY.plusSeconds(1));
+    }
+
+    /**
+     * PostgreSQL restarting or failing over: sign-ins answer 503 with Retry-After, not 401, and count
+     * no failure, so the user is not throttled once it is back.
+     */
+    @Test
+    void whileTheUserStoreIsDownSignInsAnswer503AndCountNoFailure() {
+        String name = "una-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(name, "customer");
+        String address = "198.51.100.7";
+        double failures = metrics.counter("orders.login.failures").count();
+
+        UserStoreProxy.cut();
+        try {
+            for (int i = 0; i < 20; i++) {
+                Response unavailable = products(address, name, name);
+                unavailable.then()
+                        .statusCode(503)
+                        .contentType("application/problem+json")
+                        .body("code", equalTo("service-unavailable"))
+                        .body(not(containsString("Exception")));
+                assertThat(Long.parseLong(unavailable.header("Retry-After"))).isPositive();
+            }
+            form(address, name, name).then().statusCode(503).header("Retry-After", not(equalTo(null)));
+            assertThat(metrics.counter("orders.login.failures").count()).isEqualTo(failures);
+        } finally {
+            UserStoreProxy.restore();
+        }
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+        products(address, name, name).then().statusCode(200);
+        assertThat(metrics.counter("orders.login.failures").count()).isEqualTo(failures);
     }
 
     private double throttled(String by) {
@@ -156,5 +270,31 @@ class SignInThrottlingTest {
 
     private static Response form(String address, String user, String password) {
         return signIn(given().header("X-Forwarded-For", address), new CookieFilter(), user, password);
+    }
+
+    private record Answer(int status, Long retryAfter) {
+    }
+
+    private static final Pattern STATUS = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
+    private static final Pattern RETRY_AFTER = Pattern.compile("(?im)^Retry-After:\\s*(\\d+)");
+
+    /** GET /products with Basic credentials from a socket bound to a loopback address of its own, with no forwarding header. */
+    private Answer fromLoopback(String local, String user, String password) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
+            socket.connect(new InetSocketAddress(app.getHost(), app.getPort()), 5_000);
+            socket.setSoTimeout(10_000);
+            String credentials = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /products?limit=1 HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: Basic " + credentials
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            Matcher status = STATUS.matcher(answer);
+            assertThat(status.find()).as(answer).isTrue();
+            Matcher retryAfter = RETRY_AFTER.matcher(answer);
+            return new Answer(Integer.parseInt(status.group(1)), retryAfter.find() ? Long.parseLong(retryAfter.group(1)) : null);
+        }
     }
 }

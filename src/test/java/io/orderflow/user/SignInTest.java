@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -53,10 +54,51 @@ class SignInTest {
         given().auth().preemptive().basic("alice", "bob").get("/orders")
                 .then().statusCode(401).header("WWW-Authenticate", "Basic realm=\"orders\"");
         given().auth().preemptive().basic("mallory", "mallory").get("/orders").then().statusCode(401);
+        // Passwords of any shape are only wrong, for known and unknown names alike.
+        for (String user : List.of("alice", "mallory")) {
+            for (String password : List.of("", " ", "é".repeat(100), "x".repeat(1000))) {
+                given().auth().preemptive().basic(user, password).get("/orders").then().statusCode(401);
+            }
+        }
         // A name no user can have never reaches the database (a NUL byte would fail its query).
         given().auth().preemptive().basic("al\u0000ice", "alice").get("/orders").then().statusCode(401);
         given().auth().preemptive().basic("Alice", "alice").get("/orders").then().statusCode(401);
         signIn(new CookieFilter(), "alice", "Alice").then().statusCode(302).header("Location", containsString("/login?error=true"));
+    }
+
+    /**
+     * An unknown name is not told apart by time: it costs what a known user's wrong password costs.
+     * The two kinds are interleaved so that noise on the machine hits both alike.
+     */
+    @Test
+    void anUnknownNameTakesAsLongAsAKnownOneWithAWrongPassword() {
+        for (int i = 0; i < 10; i++) {
+            timeOfWrongPassword("alice");
+            timeOfWrongPassword("nosuch");
+        }
+        long[] known = new long[20];
+        long[] unknown = new long[20];
+        for (int i = 0; i < 20; i++) {
+            known[i] = timeOfWrongPassword("alice");
+            unknown[i] = timeOfWrongPassword("nosuch");
+        }
+        double knownMedian = median(known);
+        double unknownMedian = median(unknown);
+        assertThat(Math.abs(knownMedian - unknownMedian) / Math.max(knownMedian, unknownMedian))
+                .as("medians: alice:wrong %.1f ms, nosuch:wrong %.1f ms", knownMedian / 1e6, unknownMedian / 1e6)
+                .isLessThan(0.3);
+    }
+
+    private static long timeOfWrongPassword(String user) {
+        long start = System.nanoTime();
+        given().auth().preemptive().basic(user, "wrong").get("/orders").then().statusCode(401);
+        return System.nanoTime() - start;
+    }
+
+    private static double median(long[] times) {
+        long[] sorted = times.clone();
+        Arrays.sort(sorted);
+        return (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
     }
 
     @Test
