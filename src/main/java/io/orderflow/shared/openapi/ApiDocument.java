@@ -5,6 +5,7 @@ public final class ApiDocument {
 
     public static final String BASIC = "basic";
     public static final String BEARER = "bearer";
+    public static final String SANDBOX_KEY = "sandboxKey";
     public static final String PROBLEM = "Problem";
 
     public static final String ORDERS = "orders";
