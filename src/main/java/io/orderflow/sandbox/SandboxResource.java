@@ -26,6 +26,7 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.idempotency.KeysOfItsOwn;
 import io.orderflow.sandbox.SandboxProviders.Call;
 import io.orderflow.sandbox.SandboxProviders.Kind;
 import io.orderflow.shared.http.QueryParameters;
@@ -44,6 +45,7 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
  */
 @Path("/sandbox")
 @BasicAuthentication
+@KeysOfItsOwn
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = ApiDocument.SANDBOX)
 @SecurityRequirement(name = ApiDocument.BASIC)

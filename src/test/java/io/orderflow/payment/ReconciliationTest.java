@@ -76,9 +76,11 @@ class ReconciliationTest {
         Instant before = Instant.now().minusSeconds(1);
         act("bob", id, "pay").then().statusCode(200);
 
-        asProviderClient().queryParam("since", before.toString()).queryParam("limit", 1000).get("/sandbox/payments/charges").then().statusCode(200)
+        asProviderClient().queryParam("since", before.toString()).queryParam("limit", 1000).get("/sandbox/payments/charges").then()
+                .statusCode(200)
                 .body("items.findAll { it.orderId == '" + id + "' }.size()", equalTo(1));
-        asProviderClient().queryParam("since", Instant.now().plusSeconds(60).toString()).get("/sandbox/payments/charges").then().statusCode(200)
+        asProviderClient().queryParam("since", Instant.now().plusSeconds(60).toString()).get("/sandbox/payments/charges").then()
+                .statusCode(200)
                 .body("items.size()", equalTo(0));
         asProviderClient().queryParam("since", "yesterday").get("/sandbox/payments/charges").then().statusCode(400);
     }

@@ -47,7 +47,8 @@ class SandboxProviderTest {
         Orders.execute("INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, settles_by, created_at) "
                 + "VALUES ('charge', '" + key + "', '" + id + "', 25.00, 'CNY', 'charge_dead', 'processing', now() - interval '1 second', now())");
 
-        asProviderClient().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/{key}/void", key)
+        asProviderClient().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}")
+                .post("/sandbox/payments/charges/{key}/void", key)
                 .then().statusCode(200).body("status", equalTo("voided"));
         charge(id, key).then().statusCode(410).body("status", equalTo("voided"));
         assertThat(Ledger.of(id).charges()).isZero();
@@ -75,7 +76,8 @@ class SandboxProviderTest {
         String id = newOrder("bob");
         String key = "payment:" + id + ":1";
         List<Response> race = Parallel.run(List.<Callable<Response>>of(
-                () -> asProviderClient().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/{key}/void", key),
+                () -> asProviderClient().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}")
+                        .post("/sandbox/payments/charges/{key}/void", key),
                 () -> charge(id, key)));
 
         // Whichever came first decided the key: either voided (and the charge refused) or charged (and the void answers the charge).
