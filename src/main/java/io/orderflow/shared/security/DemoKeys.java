@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -102,7 +103,7 @@ public class DemoKeys implements ConfigSourceFactory {
 
     /** The secret kept in the file, generated into it first if there is none. */
     private static String secret(Path file, Supplier<String> generate, String name, List<String> generated) {
-        if (create(file, generate.get())) {
+        if (write(file, generate.get(), false)) {
             generated.add(name);
         }
         return read(file).trim();
@@ -118,14 +119,16 @@ public class DemoKeys implements ConfigSourceFactory {
         try {
             KeyPairGenerator pairs = KeyPairGenerator.getInstance("RSA");
             pairs.initialize(2048, RANDOM);
-            if (!Files.exists(privateKey) && create(privateKey, pem("PRIVATE KEY", pairs.generateKeyPair().getPrivate().getEncoded()))) {
+            if (!Files.exists(privateKey)
+                    && write(privateKey, pem("PRIVATE KEY", pairs.generateKeyPair().getPrivate().getEncoded()), false)) {
                 generated.add("JWT key pair");
             }
             KeyFactory rsa = KeyFactory.getInstance("RSA");
             RSAPrivateCrtKey key = (RSAPrivateCrtKey) rsa.generatePrivate(new PKCS8EncodedKeySpec(fromPem(read(privateKey))));
             byte[] publicKey = rsa.generatePublic(new RSAPublicKeySpec(key.getModulus(), key.getPublicExponent())).getEncoded();
             Path file = dir.resolve(PUBLIC_KEY_FILE);
-            create(file, pem("PUBLIC KEY", publicKey));
+            // Rewritten at every start, so it always matches the private key beside it.
+            write(file, pem("PUBLIC KEY", publicKey), true);
             return file;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("The demo's JWT key pair in " + dir + " is unusable: " + e.getMessage(), e);
@@ -133,25 +136,30 @@ public class DemoKeys implements ConfigSourceFactory {
     }
 
     /**
-     * Writes the file readable by its owner only, unless it exists: the content goes to a private temporary
-     * file first, which is then linked under the name, an atomic step that never replaces a file.
+     * Writes the file readable by its owner only, unless it exists and is not to be replaced; false when it
+     * existed. The content goes to a private temporary file first, which then takes the name in one atomic
+     * step: a link, which never replaces a file, or a rename, which does.
      */
-    private static boolean create(Path file, String content) {
+    private static boolean write(Path file, String content, boolean replace) {
         try {
             Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            if (Files.exists(file)) {
+            if (Files.exists(file) && !replace) {
                 return false;
             }
             Path draft = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {
                 Files.writeString(draft, content);
-                Files.createLink(file, draft);
+                if (replace) {
+                    Files.move(draft, file, StandardCopyOption.ATOMIC_MOVE);
+                } else {
+                    Files.createLink(file, draft);
+                }
                 return true;
             } catch (FileAlreadyExistsException e) {
                 return false;
             } finally {
-                Files.delete(draft);
+                Files.deleteIfExists(draft);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot keep the demo's keys in " + file.getParent() + " (" + KEY_DIR + ")", e);

@@ -88,7 +88,8 @@ class ApiDocumentTrafficTest {
     void theValidatorRefusesWhatTheDocumentDoesNotAllow() throws IOException {
         String served = given().accept(ContentType.JSON).get("/q/openapi?format=json").then().statusCode(200).extract().asString();
         OpenApiInteractionValidator validator = OpenApiInteractionValidator.createForInlineApiSpecification(asOpenApi30(served)).build();
-        SimpleResponse numberAsCursor = SimpleResponse.Builder.ok().withContentType("application/json").withBody("{\"items\":[],\"next\":5}")
+        SimpleResponse numberAsCursor = SimpleResponse.Builder.ok().withContentType("application/json")
+                .withBody("{\"items\":[],\"next\":5}")
                 .build();
         assertThat(validator.validateResponse("/orders", Request.Method.GET, numberAsCursor).hasErrors()).isTrue();
     }
@@ -155,7 +156,8 @@ class ApiDocumentTrafficTest {
         as("alice").get("/products/NO-SUCH-SKU").then().statusCode(404);
         wrongly("alice").queryParam("limit", 101).get("/products").then().statusCode(400);
         String sku = "TR-" + UUID.randomUUID().toString().substring(0, 8);
-        String product = "{\"sku\":\"" + sku + "\",\"name\":\"Traffic\",\"price\":\"4.20\",\"currency\":\"CNY\",\"onHand\":5,\"active\":true}";
+        String product = "{\"sku\":\"" + sku + "\",\"name\":\"Traffic\",\"price\":\"4.20\",\"currency\":\"CNY\",\"onHand\":5,"
+                + "\"active\":true}";
         as("alice").contentType(ContentType.JSON).body(product).post("/products").then().statusCode(403);
         as("ops").contentType(ContentType.JSON).body(product).post("/products").then().statusCode(201);
         as("ops").contentType(ContentType.JSON).body(product).post("/products").then().statusCode(409);
@@ -191,7 +193,8 @@ class ApiDocumentTrafficTest {
                 .post("/sandbox/payments/charges").then().statusCode(400);
         provider().get("/sandbox/payments/charges/payment:{id}:1", id).then().statusCode(200);
         provider().get("/sandbox/payments/charges/payment:{id}:7", id).then().statusCode(404);
-        provider().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/payment:{id}:4/void", id)
+        provider().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}")
+                .post("/sandbox/payments/charges/payment:{id}:4/void", id)
                 .then().statusCode(200);
         provider().contentType(ContentType.JSON).header("Idempotency-Key", "payment:" + id + ":4")
                 .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\"}").post("/sandbox/payments/charges").then()
@@ -214,11 +217,13 @@ class ApiDocumentTrafficTest {
     private void refusals() {
         given().filter(checkedAnswer).post("/orders/token").then().statusCode(401);
         given().filter(checkedAnswer).auth().preemptive().basic("alice", "wrong").get("/orders").then().statusCode(401);
-        wrongly("alice").contentType(ContentType.JSON).body("{\"currency\":\"CNY\",\"items\":[" + "{\"sku\":\"ABC-1\",\"quantity\":1},".repeat(60_000)
+        wrongly("alice").contentType(ContentType.JSON)
+                .body("{\"currency\":\"CNY\",\"items\":[" + "{\"sku\":\"ABC-1\",\"quantity\":1},".repeat(60_000)
                 + "{\"sku\":\"ABC-1\",\"quantity\":1}]}").header("Order-Token", newToken("alice")).post("/orders").then().statusCode(413);
         wrongly("alice").contentType(ContentType.TEXT).body("currency=CNY").header("Order-Token", newToken("alice")).post("/orders").then()
                 .statusCode(415);
-        wrongly("alice").contentType(ContentType.JSON).body("{\"currency\":").header("Order-Token", newToken("alice")).post("/orders").then()
+        wrongly("alice").contentType(ContentType.JSON).body("{\"currency\":").header("Order-Token", newToken("alice")).post("/orders")
+                .then()
                 .statusCode(400);
     }
 

@@ -71,6 +71,8 @@ class DemoKeysTest {
             files.forEach(file -> assertThat(permissions(file)).as(file.toString()).isEqualTo("rw-------"));
         }
 
+        // A public key that no longer matches (its private key was replaced) is written again from the private key.
+        Files.writeString(publicKey, Files.readString(COMMITTED_PUBLIC_KEY));
         SmallRyeConfig restarted = config("demo", true, Map.of());
         assertThat(restarted.getValue(DemoKeys.SESSION_KEY, String.class)).isEqualTo(sessionKey);
         assertThat(restarted.getValue(DemoKeys.SANDBOX_KEY, String.class)).isEqualTo(sandboxKey);
