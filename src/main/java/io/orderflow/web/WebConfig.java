@@ -1,11 +1,13 @@
 package io.orderflow.web;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 
-/** Which sites may post to the service from a browser. */
+/** The web pages' sessions and which sites may post to the service from a browser. */
 @ConfigMapping(prefix = "orders.web")
 public interface WebConfig {
 
@@ -16,4 +18,8 @@ public interface WebConfig {
      * the public origin here or let Quarkus trust the proxy's X-Forwarded-Host.
      */
     Optional<List<String>> allowedOrigins();
+
+    /** How long a web session lasts at most after sign-in, however active it is. */
+    @WithDefault("12H")
+    Duration sessionLifetime();
 }
