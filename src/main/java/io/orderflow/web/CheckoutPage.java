@@ -44,10 +44,12 @@ import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
  * on the same order. Each item is posted with the price the page showed, so a price that changed
  * meanwhile is caught and shown beside the item instead of being charged unseen.
  */
-@Path("/checkout")
+@Path(CheckoutPage.PATH)
 @FormAuthentication
 @Authenticated
 public class CheckoutPage {
+
+    static final String PATH = "/checkout";
 
     private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.\\w+");
 

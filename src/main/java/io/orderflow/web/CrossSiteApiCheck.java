@@ -1,14 +1,13 @@
 package io.orderflow.web;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
-import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -31,6 +30,7 @@ public class CrossSiteApiCheck {
     /** The types a form (or a no-cors fetch) sends without asking the server first; multipart is refused as a type by RequestBodies. */
     private static final Set<String> FORM_TYPES = Set.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data");
     private static final String BASIC = "basic ";
+    private static final List<String> PAGE_POSTS = List.of(CheckoutPage.PATH, LogoutPage.PATH);
 
     private final CrossSite crossSite;
     private final String sessionCookie;
@@ -40,10 +40,10 @@ public class CrossSiteApiCheck {
         this.sessionCookie = sessionCookie;
     }
 
-    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
-    public void check(ContainerRequestContext request, SimpleResourceInfo resource, RoutingContext routing) {
-        if (resource == null || !STATE_CHANGING.contains(request.getMethod())
-                || resource.getResourceClass().getPackageName().equals(CrossSiteApiCheck.class.getPackageName())
+    /** Before the call is matched to an endpoint, so that one that takes only JSON answers a form 403 too, not 415. */
+    @ServerRequestFilter(preMatching = true)
+    public void check(ContainerRequestContext request, RoutingContext routing) {
+        if (!STATE_CHANGING.contains(request.getMethod()) || isPage(routing.normalizedPath())
                 || !(sentBasic(routing) || routing.request().getCookie(sessionCookie) != null)) {
             return;
         }
@@ -52,6 +52,11 @@ public class CrossSiteApiCheck {
                     "A browser sent this request for another site, or as a form; nothing was done. "
                             + "API clients send JSON or no body; browsers need a bearer token."));
         }
+    }
+
+    /** The pages' own forms post to these, checked by {@link CsrfCheck} and {@link LogoutPage}. */
+    private static boolean isPage(String path) {
+        return PAGE_POSTS.stream().anyMatch(page -> path.equals(page) || path.startsWith(page + "/"));
     }
 
     private static boolean sentBasic(RoutingContext routing) {

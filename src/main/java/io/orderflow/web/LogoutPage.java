@@ -20,10 +20,12 @@ import io.vertx.ext.web.RoutingContext;
  * every instance ({@link EndedSessions}), so a copy of its cookies opens nothing any more, and the
  * browser is told to forget them.
  */
-@Path("/logout")
+@Path(LogoutPage.PATH)
 @FormAuthentication
 @Authenticated
 public class LogoutPage {
+
+    static final String PATH = "/logout";
 
     private final EndedSessions ended;
     private final CsrfTokens tokens;

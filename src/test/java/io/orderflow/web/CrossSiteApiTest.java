@@ -2,6 +2,7 @@ package io.orderflow.web;
 
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
+import static io.orderflow.support.Api.newToken;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -37,8 +38,7 @@ import io.restassured.specification.RequestSpecification;
  * {@code same-site}, an {@code Origin} that is not the service's) or when it carries a type a form can
  * send without asking first (text/plain, application/x-www-form-urlencoded). API clients such as curl
  * send none of these and are served as before; a bearer token, which no browser adds by itself, is
- * never refused for them. (An endpoint that takes only JSON answers a form's type with 415
- * {@code unsupported-media-type} before this check: refused all the same, nothing done.)
+ * never refused for them. Endpoints that take only JSON are refused the same way, not with 415.
  */
 @QuarkusTest
 @WithTestResource(TestServers.class)
@@ -130,6 +130,18 @@ class CrossSiteApiTest {
         as("ops").post("/outbox/dead-letters/{id}/retry", Long.MAX_VALUE).then().statusCode(404).body("code", equalTo("not-found"));
         hostile(given().header("Authorization", "Bearer " + signToken("ops", "staff"))).post("/outbox/dead-letters/{id}/retry", Long.MAX_VALUE)
                 .then().statusCode(404).body("code", equalTo("not-found"));
+    }
+
+    @Test
+    void anOrderPostedAsAFormIsRefusedAsCrossSiteAndPlacesNothing() {
+        String token = newToken("alice");
+
+        refusedAsCrossSite(hostile(as("alice")).header("Order-Token", token).post("/orders"));
+        refusedAsCrossSite(as("alice").header("Order-Token", token).contentType(ContentType.URLENC).body("currency=CNY").post("/orders"),
+                "a form's type");
+        refusedAsCrossSite(hostile(as("ops")).body("{\"delta\":1,\"reason\":\"x\"}").post("/products/{sku}/stock", "ABC-1"));
+
+        assertThat(Orders.countForToken(token)).isZero();
     }
 
     @Test
