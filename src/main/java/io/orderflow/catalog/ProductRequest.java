@@ -16,7 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
-import io.orderflow.order.AmountDeserializer;
+import io.orderflow.shared.money.AmountDeserializer;
+
 
 /**
  * The body of {@code POST /products}: {@code {"sku":"TEA-1","name":"Green tea","description":"...",

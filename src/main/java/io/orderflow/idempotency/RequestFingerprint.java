@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.orderflow.order.Money;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.money.Money;
 
 /**
  * What makes two requests the same request: method, path and body. A JSON body is compared in

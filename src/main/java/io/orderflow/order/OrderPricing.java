@@ -12,6 +12,7 @@ import jakarta.transaction.Transactional;
 import io.orderflow.catalog.Product;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;

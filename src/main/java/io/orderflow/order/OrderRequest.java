@@ -14,6 +14,8 @@ import jakarta.validation.constraints.Size;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
+import io.orderflow.shared.money.AmountDeserializer;
+
 /**
  * The body of {@code POST /orders}: {@code {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2}]}}. An item
  * may carry the {@code unitPrice} the customer was shown, which must be the catalog's current price;

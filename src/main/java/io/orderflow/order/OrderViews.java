@@ -11,6 +11,7 @@ import io.orderflow.lifecycle.Actor;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.security.Caller;
 
 /** Renders orders for a caller, with the actions that the order's state and the caller's role allow. */
