@@ -24,7 +24,7 @@ import io.orderflow.shared.security.Caller;
  * the answer names the current prices. Staff may state their own price (back-office orders).
  */
 @ApplicationScoped
-public class OrderPricing {
+class OrderPricing {
 
     private final Stock stock;
 

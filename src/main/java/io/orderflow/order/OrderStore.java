@@ -26,7 +26,7 @@ import io.quarkus.panache.common.Sort;
 
 /** Orders in PostgreSQL; each method is one short transaction and returns views, never live entities. */
 @ApplicationScoped
-public class OrderStore {
+class OrderStore {
 
     /** The token made an order already (orders), or it was used or refused for this customer (order_tokens). */
     private static final Set<String> TOKEN_CONSTRAINTS = Set.of("uq_orders_token_hash", "pk_order_tokens");

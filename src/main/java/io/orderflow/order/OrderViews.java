@@ -16,7 +16,7 @@ import io.orderflow.shared.security.Caller;
 
 /** Renders orders for a caller, with the actions that the order's state and the caller's role allow. */
 @ApplicationScoped
-public class OrderViews {
+class OrderViews {
 
     static final String CUSTOMER = "customer";
     static final String STAFF = "staff";
