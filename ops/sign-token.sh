@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prints a JWT bearer token (RS256) for the API, signed with the DEV/TEST/DEMO key pair: the dev, test
-# and demo profiles accept it; a production deployment, which verifies with its own key, does not.
+# Prints a JWT bearer token (RS256) for the API, signed with the committed DEV/TEST key pair: the dev and
+# test profiles accept it; a demo and a production deployment, which verify with their own keys, do not
+# (for a demo: JWT_PRIVATE_KEY=demo-keys/jwt-private-key.pem, the key it generated at its first start).
 # Usage: ops/sign-token.sh <subject> [customer|staff] [ttl-seconds, default 300]
 #   curl -H "Authorization: Bearer $(ops/sign-token.sh alice)" -X POST localhost:8080/orders/token
 # The issuer and audience are those the dev, test and demo profiles expect; JWT_ISSUER, JWT_AUDIENCE and

@@ -2,8 +2,14 @@ package io.orderflow.catalog;
 
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /** One page of {@code GET /products}, in sku order; {@code next} is the cursor of the following page, or null at the end. */
-public record ProductPage(List<ProductView> items, @JsonInclude(JsonInclude.Include.ALWAYS) String next) {
+public record ProductPage(List<ProductView> items,
+        @JsonInclude(JsonInclude.Include.ALWAYS)
+        @Schema(type = SchemaType.STRING, nullable = true, description = "The cursor of the next page; null on the last page")
+        String next) {
 }

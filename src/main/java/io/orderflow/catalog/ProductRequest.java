@@ -17,7 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
 import io.orderflow.shared.money.AmountDeserializer;
-
+import io.orderflow.shared.openapi.ApiDocument;
 
 /**
  * The body of {@code POST /products}: {@code {"sku":"TEA-1","name":"Green tea","description":"...",
@@ -46,7 +46,7 @@ public record ProductRequest(
         @DecimalMin(value = "0", inclusive = false, message = "must be greater than 0")
         @DecimalMax(value = "1000000", message = "must be at most 1000000")
         @JsonDeserialize(using = AmountDeserializer.class)
-        @Schema(implementation = String.class, example = "68.00", description = "Exact in the currency's minor units")
+        @Schema(ref = ApiDocument.AMOUNT_INPUT, example = "68.00")
         BigDecimal price,
 
         @NotNull(message = "is required")

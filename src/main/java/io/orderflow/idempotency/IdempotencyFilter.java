@@ -62,8 +62,9 @@ public class IdempotencyFilter {
 
     @ServerRequestFilter
     public Response claim(ContainerRequestContext request, RoutingContext routing, ResourceInfo resource) {
-        // Every endpoint of the API acts for a principal; the anonymous ones stand in for third parties (sandbox).
-        if (!"POST".equals(request.getMethod()) || request.getSecurityContext().getUserPrincipal() == null) {
+        // Every endpoint of the API acts for a principal; those that stand in for third parties (sandbox) keep keys of their own.
+        if (!"POST".equals(request.getMethod()) || request.getSecurityContext().getUserPrincipal() == null
+                || resource.getResourceClass().isAnnotationPresent(KeysOfItsOwn.class)) {
             return null;
         }
         String key = IdempotencyKeys.parse(request.getHeaders().get(IdempotencyKeys.HEADER));

@@ -12,9 +12,12 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
 import io.orderflow.shared.money.AmountDeserializer;
+import io.orderflow.shared.openapi.ApiDocument;
 
 /**
  * The body of {@code POST /orders}: {@code {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2}]}}. An item
@@ -43,6 +46,7 @@ public record OrderRequest(
             @DecimalMin(value = "0", inclusive = false, message = "must be greater than 0")
             @DecimalMax(value = "1000000", message = "must be at most 1000000")
             @JsonDeserialize(using = AmountDeserializer.class)
+            @Schema(ref = ApiDocument.AMOUNT_INPUT)
             BigDecimal unitPrice) {
     }
 }

@@ -10,19 +10,20 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.openapi.ApiDocument;
 
 /**
  * An order as the API shows it to one caller; {@code payBy} while it is created, {@code deliverBy} while
  * it is shipped, {@code history} only on {@code GET /orders/{id}}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record OrderView(UUID id, long orderNumber, OrderStatus status, String currency, String totalAmount,
-        List<Item> items, long version, Instant createdAt, Instant updatedAt,
+public record OrderView(UUID id, long orderNumber, OrderStatus status, String currency,
+        @Schema(ref = ApiDocument.AMOUNT) String totalAmount, List<Item> items, long version, Instant createdAt, Instant updatedAt,
         @Schema(description = "While created: when the system expires the order unless it is paid") Instant payBy,
         @Schema(description = "While shipped: when the system confirms the order delivered unless it is delivered before") Instant deliverBy,
         List<OrderEvent> allowedActions, List<Step> history) {
 
-    public record Item(String sku, int quantity, String unitPrice) {
+    public record Item(String sku, int quantity, @Schema(ref = ApiDocument.AMOUNT) String unitPrice) {
     }
 
     public record Step(OrderStatus from, OrderStatus to, String event,

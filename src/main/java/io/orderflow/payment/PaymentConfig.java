@@ -2,6 +2,7 @@ package io.orderflow.payment;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -12,6 +13,12 @@ public interface PaymentConfig {
     /** Name of the provider recorded with each payment. */
     @WithDefault("sandbox")
     String channel();
+
+    /**
+     * The payment provider's secret API key, sent with every call as {@code Authorization: Bearer <key>}
+     * (see {@link PaymentProviderClient}); in dev, test and demo the sandbox's own.
+     */
+    Optional<String> apiKey();
 
     /** The payment method used when a pay request names none. */
     @WithDefault("pm_card_visa")

@@ -13,13 +13,20 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.rest.client.annotation.ClientHeaderParam;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 import io.orderflow.shared.downstream.DownstreamErrors;
 import io.quarkus.rest.client.reactive.ClientExceptionMapper;
+import io.smallrye.config.SmallRyeConfig;
 
-/** The payment provider's HTTP API (base URL: {@code quarkus.rest-client.payment-provider.url}). */
+/**
+ * The payment provider's HTTP API (base URL: {@code quarkus.rest-client.payment-provider.url}), called
+ * with its secret API key, {@link PaymentConfig#apiKey()}, as {@code Authorization: Bearer <key>}.
+ */
 @RegisterRestClient(configKey = "payment-provider")
+@ClientHeaderParam(name = "Authorization", value = "{authorization}", required = false)
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 public interface PaymentProviderClient {
@@ -49,6 +56,12 @@ public interface PaymentProviderClient {
 
     /** The order a voided key belonged to. */
     record VoidRequest(UUID orderId) {
+    }
+
+    /** No header without a key: the provider refuses the call, which says what is missing. */
+    default String authorization() {
+        return ConfigProvider.getConfig().unwrap(SmallRyeConfig.class).getConfigMapping(PaymentConfig.class).apiKey()
+                .map(key -> "Bearer " + key).orElse(null);
     }
 
     @ClientExceptionMapper

@@ -4,6 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import io.orderflow.shared.openapi.ApiDocument;
+
 /**
  * What one reconciliation run found: the provider's charges made in [since, until), how many were
  * matched by a paid order's payment, refunded, being refunded or still settling, and every charge
@@ -13,6 +17,7 @@ public record ReconciliationReport(Instant startedAt, Instant finishedAt, Instan
         int refunded, int refundPending, int unsettled, List<Mismatch> mismatches) {
 
     /** A charge with no paid order to account for it. */
-    public record Mismatch(String kind, String chargeKey, String reference, UUID orderId, String amount, String currency, String action) {
+    public record Mismatch(String kind, String chargeKey, String reference, UUID orderId, @Schema(ref = ApiDocument.AMOUNT) String amount,
+            String currency, String action) {
     }
 }

@@ -1,6 +1,7 @@
 package io.orderflow.sandbox;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -12,6 +13,12 @@ public interface SandboxConfig {
     /** Whether {@code /sandbox/...} answers at all. */
     @WithDefault("false")
     boolean enabled();
+
+    /**
+     * The secret API key the sandbox takes from its clients (the app's own REST clients send it), as a real
+     * provider's secret key; staff may call it too. Without one, only staff.
+     */
+    Optional<String> apiKey();
 
     /** Added to each charge, refund and shipment call. */
     @WithDefault("0S")

@@ -18,6 +18,10 @@ import jakarta.persistence.Query;
 import jakarta.persistence.Tuple;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import io.orderflow.shared.openapi.ApiDocument;
+
 /**
  * A payment provider and a warehouse that behave like real ones: each effect happens once per
  * idempotency key (a repeated call answers the first result and adds nothing; a call while the first
@@ -40,8 +44,8 @@ public class SandboxProviders {
     }
 
     /** What the providers are sent: the order, for money calls an amount, for charges a method, for refunds the charge. */
-    public record Call(UUID orderId, BigDecimal amount, String currency, List<Map<String, Object>> items, String paymentMethod,
-            String charge) {
+    public record Call(UUID orderId, @Schema(ref = ApiDocument.AMOUNT_INPUT) BigDecimal amount, String currency,
+            List<Map<String, Object>> items, String paymentMethod, String charge) {
     }
 
     /** One page of charges, oldest first, and the cursor of the next page or null. */

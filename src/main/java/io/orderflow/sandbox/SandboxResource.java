@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
-import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -22,12 +21,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
+import io.orderflow.idempotency.KeysOfItsOwn;
 import io.orderflow.sandbox.SandboxProviders.Call;
 import io.orderflow.sandbox.SandboxProviders.Kind;
 import io.orderflow.shared.http.QueryParameters;
@@ -38,17 +37,25 @@ import io.orderflow.shared.security.Caller;
 import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 
 /**
- * Sandbox payment provider and warehouse, served by the app itself in dev, test and demo.
- * Like third-party APIs they need no user of ours (the document says so with an empty security
- * requirement); the ledger is for staff. Their answers are the provider's JSON, not problem details.
+ * Sandbox payment provider and warehouse, served by the app itself in dev, test and demo. Like
+ * third-party APIs they take their own secret API key ({@code orders.sandbox.api-key}, which the app's
+ * REST clients send; see {@link SandboxKeyMechanism}), and staff may call them too; never an anonymous
+ * caller or a customer, since a demo is open to the internet. The ledger is for staff. Their answers are
+ * the provider's JSON, not problem details.
  */
 @Path("/sandbox")
 @BasicAuthentication
+@KeysOfItsOwn
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = ApiDocument.SANDBOX)
-@SecurityRequirements
+@SecurityRequirement(name = ApiDocument.BASIC)
+@SecurityRequirement(name = ApiDocument.BEARER)
+@SecurityRequirement(name = ApiDocument.SANDBOX_KEY)
 @APIResponse(responseCode = "404", description = "`not-found`: the sandbox is off (outside dev, test and demo)")
 public class SandboxResource {
+
+    /** The role of a caller with the sandbox's API key: the app's own REST clients. */
+    public static final String CLIENT = "sandbox-client";
 
     private static final int DEFAULT_CHARGES_PER_PAGE = 100;
     private static final int MAX_CHARGES_PER_PAGE = 1000;
@@ -63,7 +70,8 @@ public class SandboxResource {
 
     @POST
     @Path("payments/charges")
-    @PermitAll
+    @RolesAllowed({ Caller.STAFF, CLIENT })
+    @APIResponse(responseCode = "403", description = "`forbidden`: neither staff nor the sandbox's API key")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "sandboxCharge",
             summary = "Sandbox: charge an amount, once per Idempotency-Key; pm_card_chargeDeclined and amounts ending in .51 are declined")
@@ -85,7 +93,8 @@ public class SandboxResource {
 
     @GET
     @Path("payments/charges/{key}")
-    @PermitAll
+    @RolesAllowed({ Caller.STAFF, CLIENT })
+    @APIResponse(responseCode = "403", description = "`forbidden`: neither staff nor the sandbox's API key")
     @Operation(operationId = "sandboxFindCharge",
             summary = "Sandbox: what became of the charge with an Idempotency-Key (succeeded, declined, voided, processing), or 404")
     @APIResponse(responseCode = "200", description = "The charge under the key",
@@ -101,7 +110,8 @@ public class SandboxResource {
 
     @POST
     @Path("payments/charges/{key}/void")
-    @PermitAll
+    @RolesAllowed({ Caller.STAFF, CLIENT })
+    @APIResponse(responseCode = "403", description = "`forbidden`: neither staff nor the sandbox's API key")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "sandboxVoidCharge",
             summary = "Sandbox: void a charge key so that it can never charge; a decided key answers its result, one processing 409")
@@ -122,7 +132,8 @@ public class SandboxResource {
 
     @GET
     @Path("payments/charges")
-    @PermitAll
+    @RolesAllowed({ Caller.STAFF, CLIENT })
+    @APIResponse(responseCode = "403", description = "`forbidden`: neither staff nor the sandbox's API key")
     @Operation(operationId = "sandboxListCharges",
             summary = "Sandbox: the charges made in a time window [since, until), oldest first, paged by the cursor in next")
     @APIResponse(responseCode = "200", description = "{\"items\":[...],\"next\":cursor-or-null}",
@@ -150,7 +161,8 @@ public class SandboxResource {
 
     @POST
     @Path("payments/refunds")
-    @PermitAll
+    @RolesAllowed({ Caller.STAFF, CLIENT })
+    @APIResponse(responseCode = "403", description = "`forbidden`: neither staff nor the sandbox's API key")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "sandboxRefund", summary = "Sandbox: refund, once per Idempotency-Key")
     @APIResponse(responseCode = "201", description = "The refund, or the first result under the key",
@@ -167,7 +179,8 @@ public class SandboxResource {
 
     @POST
     @Path("warehouse/shipments")
-    @PermitAll
+    @RolesAllowed({ Caller.STAFF, CLIENT })
+    @APIResponse(responseCode = "403", description = "`forbidden`: neither staff nor the sandbox's API key")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "sandboxShip", summary = "Sandbox: request a shipment, once per Idempotency-Key")
     @APIResponse(responseCode = "201", description = "The shipment, or the first result under the key",

@@ -23,19 +23,23 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The CSRF check of the pages' form posts, before their endpoints run: the pages take nothing but
- * their own forms, each carrying the token of the csrf-token cookie ({@link CsrfTokens}); any other
- * post to them is refused with a page that says to reload the form, and nothing is done. The API
- * takes JSON or no body and carries no token; it refuses a Content-Type it cannot read with a
- * problem detail.
+ * their own forms, each carrying the token of the session ({@link CsrfTokens}) and not sent from
+ * another site ({@link CrossSite}); any other post to them is refused with a page that says to
+ * reload the form, and nothing is done. The API takes JSON or no body and carries no token; it
+ * refuses a Content-Type it cannot read with a problem detail.
  */
 public class CsrfCheck {
 
     private static final Pattern ORDER_ACTION = Pattern.compile("(/checkout/orders/[^/]+)/[^/]+");
 
     private final Pages pages;
+    private final CsrfTokens tokens;
+    private final CrossSite crossSite;
 
-    public CsrfCheck(Pages pages) {
+    public CsrfCheck(Pages pages, CsrfTokens tokens, CrossSite crossSite) {
         this.pages = pages;
+        this.tokens = tokens;
+        this.crossSite = crossSite;
     }
 
     @ServerRequestFilter(priority = Priorities.HEADER_DECORATOR)
@@ -49,9 +53,14 @@ public class CsrfCheck {
             return null;
         }
         boolean form = type != null && type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE);
-        if (form && CsrfTokens.matches(routing, sentToken(routing))) {
+        if (form && !crossSite.isCrossSite(routing.request()) && tokens.matchesForm(routing, sentToken(routing))) {
             return null;
         }
+        return refused(pages, routing);
+    }
+
+    /** The refusal of a form post: a page leading back to the form's page. */
+    static Response refused(Pages pages, RoutingContext routing) {
         return Response.status(403).type(Pages.HTML).header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .entity(html(pages, formPage(routing.normalizedPath()))).build();
     }

@@ -1,34 +1,49 @@
 package io.orderflow.web;
 
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.SecurityIdentityAugmentor;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The sign-in form's CSRF check. Quarkus's form authentication takes the form's POST before any REST
- * filter could see it, and reads its body itself, so the login page puts the token of the
- * csrf-token cookie in the form's address and this route, ordered before authentication, compares
- * the two. Without a match nobody is signed in: a page says to reload the form. With a match the
- * cookie is dropped, so that the signed-in session draws a token of its own on its next page.
+ * The sign-in form's CSRF check and the start of a session. Quarkus's form authentication takes the
+ * form's POST before any REST filter could see it, and reads its body itself, so the login page puts
+ * its token (the signature of the csrf-token cookie) in the form's address and this route, ordered
+ * before authentication, checks it and that the form was not posted from another site. Without both
+ * nobody is signed in: a page says to reload the form. When the password is right the answer also
+ * sets the session's own csrf-token cookie ({@link CsrfTokens#startSession}), signed for the principal
+ * that signed in, whom this class learns as an identity augmentor.
  */
 @ApplicationScoped
-public class SignInCsrfFilter {
+public class SignInCsrfFilter implements SecurityIdentityAugmentor {
+
+    private static final String SIGNING_IN = SignInCsrfFilter.class.getName() + ".signing-in";
+    private static final String SIGNED_IN = SignInCsrfFilter.class.getName() + ".signed-in";
 
     private final Pages pages;
+    private final CsrfTokens tokens;
+    private final CrossSite crossSite;
     private final String signIn;
 
-    public SignInCsrfFilter(Pages pages,
+    public SignInCsrfFilter(Pages pages, CsrfTokens tokens, CrossSite crossSite,
             @ConfigProperty(name = "quarkus.http.auth.form.post-location", defaultValue = "/j_security_check") String signIn) {
         this.pages = pages;
+        this.tokens = tokens;
+        this.crossSite = crossSite;
         this.signIn = signIn;
     }
 
@@ -38,7 +53,7 @@ public class SignInCsrfFilter {
 
     private void check(RoutingContext context) {
         List<String> sent = context.queryParam(CsrfTokens.NAME);
-        if (sent.size() != 1 || !CsrfTokens.matches(context, sent.get(0))) {
+        if (sent.size() != 1 || crossSite.isCrossSite(context.request()) || !tokens.matchesSignIn(context, sent.get(0))) {
             // The form's body is not read: the connection closes, as the rest of it may still be on its way.
             context.response().setStatusCode(403)
                     .putHeader(HttpHeaders.CONTENT_TYPE, Pages.HTML.toString())
@@ -47,7 +62,28 @@ public class SignInCsrfFilter {
                     .end(CsrfCheck.html(pages, "/login"));
             return;
         }
-        CsrfTokens.drop(context);
+        context.put(SIGNING_IN, true);
+        context.addHeadersEndHandler(ignored -> {
+            String principal = context.get(SIGNED_IN);
+            if (principal != null) {
+                tokens.startSession(context, principal);
+            }
+        });
         context.next();
+    }
+
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
+        return Uni.createFrom().item(identity);
+    }
+
+    /** Notes who signed in with the form this route let through. */
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context, Map<String, Object> attributes) {
+        RoutingContext routing = HttpSecurityUtils.getRoutingContextAttribute(attributes);
+        if (routing != null && routing.get(SIGNING_IN) != null && !identity.isAnonymous()) {
+            routing.put(SIGNED_IN, identity.getPrincipal().getName());
+        }
+        return Uni.createFrom().item(identity);
     }
 }

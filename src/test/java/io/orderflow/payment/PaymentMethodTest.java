@@ -1,8 +1,8 @@
 package io.orderflow.payment;
 
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.asProviderClient;
 import static io.orderflow.support.Api.newOrder;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -40,7 +40,7 @@ class PaymentMethodTest {
         assertThat(ledger.chargeCalls()).isEqualTo(2);
 
         // The provider remembers the decline under its key, whatever the repeat carries.
-        given().contentType(ContentType.JSON).header("Idempotency-Key", "payment:" + id + ":1")
+        asProviderClient().contentType(ContentType.JSON).header("Idempotency-Key", "payment:" + id + ":1")
                 .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\",\"paymentMethod\":\"pm_card_visa\"}")
                 .post("/sandbox/payments/charges").then().statusCode(402).body("status", equalTo("declined"));
         assertThat(Ledger.of(id).charges()).isEqualTo(1);

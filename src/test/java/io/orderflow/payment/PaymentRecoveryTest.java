@@ -2,8 +2,8 @@ package io.orderflow.payment;
 
 import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.asProviderClient;
 import static io.orderflow.support.Api.newOrder;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -127,7 +127,7 @@ class PaymentRecoveryTest {
     }
 
     private static Response chargeAtTheProvider(String id) {
-        return given().contentType(ContentType.JSON).header("Idempotency-Key", "payment:" + id + ":1")
+        return asProviderClient().contentType(ContentType.JSON).header("Idempotency-Key", "payment:" + id + ":1")
                 .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\"}")
                 .post("/sandbox/payments/charges");
     }

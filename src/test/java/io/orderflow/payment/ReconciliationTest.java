@@ -2,6 +2,7 @@ package io.orderflow.payment;
 
 import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.asProviderClient;
 import static io.orderflow.support.Api.newOrder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +38,7 @@ class ReconciliationTest {
         act("alice", cancelled, "cancel").then().statusCode(200);
         // A charge made at the provider under a key no payment of ours holds.
         String stray = "payment:" + paid + ":9";
-        given().contentType(ContentType.JSON).header("Idempotency-Key", stray)
+        asProviderClient().contentType(ContentType.JSON).header("Idempotency-Key", stray)
                 .body("{\"orderId\":\"" + paid + "\",\"amount\":\"25.00\",\"currency\":\"CNY\"}")
                 .post("/sandbox/payments/charges").then().statusCode(201);
 
@@ -75,11 +76,13 @@ class ReconciliationTest {
         Instant before = Instant.now().minusSeconds(1);
         act("bob", id, "pay").then().statusCode(200);
 
-        given().queryParam("since", before.toString()).queryParam("limit", 1000).get("/sandbox/payments/charges").then().statusCode(200)
+        asProviderClient().queryParam("since", before.toString()).queryParam("limit", 1000).get("/sandbox/payments/charges").then()
+                .statusCode(200)
                 .body("items.findAll { it.orderId == '" + id + "' }.size()", equalTo(1));
-        given().queryParam("since", Instant.now().plusSeconds(60).toString()).get("/sandbox/payments/charges").then().statusCode(200)
+        asProviderClient().queryParam("since", Instant.now().plusSeconds(60).toString()).get("/sandbox/payments/charges").then()
+                .statusCode(200)
                 .body("items.size()", equalTo(0));
-        given().queryParam("since", "yesterday").get("/sandbox/payments/charges").then().statusCode(400);
+        asProviderClient().queryParam("since", "yesterday").get("/sandbox/payments/charges").then().statusCode(400);
     }
 
     private static Response run() {

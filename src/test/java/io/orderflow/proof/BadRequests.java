@@ -188,9 +188,9 @@ final class BadRequests {
         return chance(40) ? withJson(request, this::junkValue) : request;
     }
 
-    /** The sandbox's lists: charges in a time window (as the reconciliation asks for them) and an order's ledger. */
+    /** The sandbox's lists: charges in a time window (as the reconciliation asks for them) and an order's ledger, both for staff. */
     private RawHttp.Request sandbox() {
-        return api("GET", withQuery(chance(80) ? "/sandbox/payments/charges" : "/sandbox/ledger"), pick(USERS));
+        return api("GET", withQuery(chance(80) ? "/sandbox/payments/charges" : "/sandbox/ledger"), "ops");
     }
 
     /** A request as an API client sends it, as {@code user}, with its Authorization and Accept now and then spoiled. */

@@ -1,7 +1,7 @@
 package io.orderflow.sandbox;
 
+import static io.orderflow.support.Api.asProviderClient;
 import static io.orderflow.support.Api.newOrder;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
@@ -47,7 +47,8 @@ class SandboxProviderTest {
         Orders.execute("INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, settles_by, created_at) "
                 + "VALUES ('charge', '" + key + "', '" + id + "', 25.00, 'CNY', 'charge_dead', 'processing', now() - interval '1 second', now())");
 
-        given().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/{key}/void", key)
+        asProviderClient().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}")
+                .post("/sandbox/payments/charges/{key}/void", key)
                 .then().statusCode(200).body("status", equalTo("voided"));
         charge(id, key).then().statusCode(410).body("status", equalTo("voided"));
         assertThat(Ledger.of(id).charges()).isZero();
@@ -63,7 +64,7 @@ class SandboxProviderTest {
                 + "settles_by, created_at) VALUES ('refund', '" + key + "', '" + id + "', 25.00, 'CNY', 'refund_dead', 'processing', '"
                 + charge + "', now() - interval '1 second', now())");
 
-        given().contentType(ContentType.JSON).header("Idempotency-Key", key)
+        asProviderClient().contentType(ContentType.JSON).header("Idempotency-Key", key)
                 .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\",\"charge\":\"" + charge + "\"}")
                 .post("/sandbox/payments/refunds")
                 .then().statusCode(201).body("charge", equalTo(charge));
@@ -75,7 +76,8 @@ class SandboxProviderTest {
         String id = newOrder("bob");
         String key = "payment:" + id + ":1";
         List<Response> race = Parallel.run(List.<Callable<Response>>of(
-                () -> given().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}").post("/sandbox/payments/charges/{key}/void", key),
+                () -> asProviderClient().contentType(ContentType.JSON).body("{\"orderId\":\"" + id + "\"}")
+                        .post("/sandbox/payments/charges/{key}/void", key),
                 () -> charge(id, key)));
 
         // Whichever came first decided the key: either voided (and the charge refused) or charged (and the void answers the charge).
@@ -124,11 +126,11 @@ class SandboxProviderTest {
     }
 
     private static Response charges(Map<String, String> query) {
-        return given().queryParams(query).get("/sandbox/payments/charges");
+        return asProviderClient().queryParams(query).get("/sandbox/payments/charges");
     }
 
     private static Response charge(String id, String key) {
-        return given().contentType(ContentType.JSON).header("Idempotency-Key", key)
+        return asProviderClient().contentType(ContentType.JSON).header("Idempotency-Key", key)
                 .body("{\"orderId\":\"" + id + "\",\"amount\":\"25.00\",\"currency\":\"CNY\"}").post("/sandbox/payments/charges");
     }
 }

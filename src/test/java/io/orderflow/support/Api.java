@@ -4,6 +4,8 @@ import static io.restassured.RestAssured.given;
 
 import java.util.UUID;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -19,6 +21,12 @@ public final class Api {
 
     public static RequestSpecification as(String user) {
         return given().auth().preemptive().basic(user, user).accept(ContentType.JSON);
+    }
+
+    /** Requests as the app's own REST clients call the sandbox providers: with the provider's secret API key. */
+    public static RequestSpecification asProviderClient() {
+        String key = ConfigProvider.getConfig().getValue("orders.payments.api-key", String.class);
+        return given().header("Authorization", "Bearer " + key).accept(ContentType.JSON);
     }
 
     public static String newToken(String user) {

@@ -141,7 +141,7 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
     private static Answer forward(HttpExchange exchange, byte[] request, URI forwardTo) throws IOException {
         HttpRequest.Builder call = HttpRequest.newBuilder(URI.create(forwardTo + exchange.getRequestURI().toString()))
                 .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(request));
-        for (String header : List.of("Idempotency-Key", "Content-Type", "Accept")) {
+        for (String header : List.of("Idempotency-Key", "Content-Type", "Accept", "Authorization")) {
             String value = exchange.getRequestHeaders().getFirst(header);
             if (value != null) {
                 call.header(header, value);

@@ -43,6 +43,7 @@ public class TestServers implements QuarkusTestResourceLifecycleManager {
         schema = "t_" + run;
         keyPrefix = "t_" + run + ":";
         execute("CREATE SCHEMA " + schema);
+        NoDefaultFormType.install();
         return Map.of(
                 "quarkus.datasource.jdbc.url", POSTGRES_URL + "?currentSchema=" + schema,
                 "quarkus.datasource.username", POSTGRES_USER,

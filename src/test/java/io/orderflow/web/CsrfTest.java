@@ -33,9 +33,10 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
 /**
- * Every form of the web pages, the sign-in form included, is accepted only with the CSRF token of
- * the csrf-token cookie; without it, or with another one, the answer is a page that says what to do
- * and nothing changes. The API, which takes JSON or no body, carries no token.
+ * Every form of the web pages, the sign-in form included, is accepted only with the CSRF token the
+ * service signed for the browser's csrf-token cookie (sign-in) or its session (see WebSessionTest);
+ * without it, or with another one, the answer is a page that says what to do and nothing changes.
+ * The API, which takes JSON or no body, carries no token.
  */
 @QuarkusTest
 @WithTestResource(TestServers.class)
@@ -137,7 +138,9 @@ class CsrfTest {
         String before = action.substring(action.indexOf("csrf-token=") + "csrf-token=".length());
         Response signedIn = given().filter(cookies).redirects().follow(false).formParam("j_username", "alice").formParam("j_password", "alice")
                 .post(action);
-        assertThat(SetCookies.of(signedIn, "csrf-token")).containsEntry("=", "").containsEntry("max-age", "0");
+        // The session's own cookie: its id, when it signed in, and the service's signature of both with the principal.
+        assertThat(SetCookies.of(signedIn, "csrf-token")).containsKey("httponly").containsEntry("samesite", "Strict")
+                .hasEntrySatisfying("=", value -> assertThat(value).matches("[A-Za-z0-9_-]{22}\\.[0-9]+\\.[A-Za-z0-9_-]{43}"));
 
         Matcher after = WebCheckoutTest.CSRF.matcher(given().filter(cookies).get("/checkout").asString());
         assertThat(after.find()).isTrue();
@@ -150,7 +153,10 @@ class CsrfTest {
         page.then().statusCode(200);
         String fresh = SetCookies.of(page, "csrf-token").get("=");
         assertThat(fresh).matches("[A-Za-z0-9_-]{22}");
-        assertThat(page.asString()).contains("/j_security_check?csrf-token=" + fresh + "\"");
+        // The form carries the service's signature of the cookie, not the cookie itself.
+        Matcher action = SignInForm.ACTION.matcher(page.asString());
+        assertThat(action.find()).isTrue();
+        assertThat(action.group(1)).matches("/j_security_check\\?csrf-token=[A-Za-z0-9_-]{43}").doesNotContain(fresh);
     }
 
     @Test

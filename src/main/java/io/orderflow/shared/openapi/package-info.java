@@ -14,13 +14,15 @@
                 @Tag(name = ApiDocument.PRODUCTS, description = "The catalog: products, prices and stock"),
                 @Tag(name = ApiDocument.OPERATIONS, description = "For staff: the outbox's dead letters and payment reconciliation"),
                 @Tag(name = ApiDocument.SANDBOX, description = "The built-in sandbox payment provider and warehouse, served in the "
-                        + "dev, test and demo profiles only; like third-party APIs they take no user of ours") },
+                        + "dev, test and demo profiles only; like third-party APIs they take their own secret API key, or staff") },
         components = @Components(
                 securitySchemes = {
                         @SecurityScheme(securitySchemeName = ApiDocument.BASIC, type = SecuritySchemeType.HTTP, scheme = "basic",
                                 description = "A user's name and password"),
                         @SecurityScheme(securitySchemeName = ApiDocument.BEARER, type = SecuritySchemeType.HTTP, scheme = "bearer",
-                                bearerFormat = "JWT", description = "A signed JWT: the caller is its subject, its groups the roles") },
+                                bearerFormat = "JWT", description = "A signed JWT: the caller is its subject, its groups the roles"),
+                        @SecurityScheme(securitySchemeName = ApiDocument.SANDBOX_KEY, type = SecuritySchemeType.HTTP, scheme = "bearer",
+                                description = "The sandbox providers' secret API key (orders.sandbox.api-key), as a real provider's") },
                 schemas = @Schema(name = ApiDocument.PROBLEM, type = SchemaType.OBJECT,
                         requiredProperties = { "type", "title", "status", "code" },
                         description = "An RFC 9457 problem detail; members beyond these depend on the code",

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Three packaged instances of the service on one schema and one key prefix, in front of a private
@@ -28,6 +29,7 @@ final class Deployment implements AutoCloseable {
     static final int INSTANCES = 3;
     static final int RELAY = 0;
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
+    private static final String SANDBOX_KEY = "sk_proof_" + UUID.randomUUID();
 
     final PrivatePostgres postgres;
     final PrivateRedisServer redis;
@@ -79,6 +81,8 @@ final class Deployment implements AutoCloseable {
     private Map<String, String> environment(boolean relay) {
         Map<String, String> environment = new HashMap<>();
         environment.put("QUARKUS_PROFILE", "demo");
+        // Every instance calls the sandboxes (its own, or another's behind a proxy) with the same secret key.
+        environment.put("ORDERS_SANDBOX_API_KEY", SANDBOX_KEY);
         environment.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(SCHEMA));
         environment.put("QUARKUS_DATASOURCE_USERNAME", PrivatePostgres.USER);
         environment.put("QUARKUS_FLYWAY_SCHEMAS", SCHEMA);

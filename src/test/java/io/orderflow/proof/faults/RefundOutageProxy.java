@@ -77,7 +77,7 @@ final class RefundOutageProxy implements AutoCloseable {
         }
         HttpRequest.Builder call = HttpRequest.newBuilder(sandbox.resolve(exchange.getRequestURI().toString())).timeout(Duration.ofSeconds(30))
                 .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
-        for (String header : List.of("Idempotency-Key", "Content-Type", "Accept")) {
+        for (String header : List.of("Authorization", "Idempotency-Key", "Content-Type", "Accept")) {
             String value = exchange.getRequestHeaders().getFirst(header);
             if (value != null) {
                 call.header(header, value);

@@ -1,0 +1,37 @@
+package io.orderflow.shared.openapi;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASModelReader;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+
+/**
+ * The document's money schemas, which annotations cannot spell (an anyOf of a string with a pattern and a
+ * number): the API answers every amount as a decimal string, {@value #EXAMPLE}, and takes a string or a
+ * JSON number. A client generated from the document then reads the last page of a list and an amount as
+ * they come.
+ */
+public class AmountSchemas implements OASModelReader {
+
+    /** What io.orderflow.order.Money reads and writes: up to 16 digits each side of the point. */
+    static final String DECIMAL = "^[0-9]{1,16}(\\.[0-9]{1,16})?$";
+    private static final String EXAMPLE = "12.50";
+
+    @Override
+    public OpenAPI buildModel() {
+        Schema amount = OASFactory.createSchema().addType(Schema.SchemaType.STRING).pattern(DECIMAL).examples(List.of(EXAMPLE))
+                .description("An amount in the currency's minor units, as a decimal string");
+        Schema input = OASFactory.createSchema()
+                .anyOf(List.of(OASFactory.createSchema().ref(ApiDocument.AMOUNT),
+                        OASFactory.createSchema().addType(Schema.SchemaType.NUMBER).minimum(BigDecimal.ZERO)))
+                .examples(List.of(EXAMPLE))
+                .description("An amount in the currency's minor units: a decimal string (recommended) or a JSON number, exact in those "
+                        + "units; \"12.5\", \"12.50\" and 12.5 are one amount");
+        return OASFactory.createOpenAPI().components(OASFactory.createComponents()
+                .addSchema(ApiDocument.AMOUNT, amount)
+                .addSchema(ApiDocument.AMOUNT_INPUT, input));
+    }
+}

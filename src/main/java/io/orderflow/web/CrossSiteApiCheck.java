@@ -1,0 +1,66 @@
+package io.orderflow.web;
+
+import java.util.Locale;
+import java.util.Set;
+
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
+
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemException;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Refuses API calls another site makes a browser send. A browser that once signed in to the API keeps
+ * its Basic credentials (and the pages' session cookie) and sends them with any form another site
+ * posts, so a state-changing call carrying either is refused with 403 {@code cross-site-request}
+ * when the browser marks it as cross-site ({@link CrossSite}) or when its type is one a form sends
+ * without a CORS preflight: the API takes JSON or no body, never these. A bearer token is never
+ * added by a browser itself, so calls with one are left alone. Runs before the Idempotency-Key
+ * filter and any endpoint, so a refused call keeps nothing and does nothing. The pages' own form
+ * posts are checked by {@link CsrfCheck}.
+ */
+public class CrossSiteApiCheck {
+
+    private static final Set<String> STATE_CHANGING = Set.of("POST", "PUT", "PATCH", "DELETE");
+    /** The types a form (or a no-cors fetch) sends without asking the server first; multipart is refused as a type by RequestBodies. */
+    private static final Set<String> FORM_TYPES = Set.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data");
+    private static final String BASIC = "basic ";
+
+    private final CrossSite crossSite;
+    private final String sessionCookie;
+
+    public CrossSiteApiCheck(CrossSite crossSite, @ConfigProperty(name = "quarkus.http.auth.form.cookie-name") String sessionCookie) {
+        this.crossSite = crossSite;
+        this.sessionCookie = sessionCookie;
+    }
+
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
+    public void check(ContainerRequestContext request, SimpleResourceInfo resource, RoutingContext routing) {
+        if (resource == null || !STATE_CHANGING.contains(request.getMethod())
+                || resource.getResourceClass().getPackageName().equals(CrossSiteApiCheck.class.getPackageName())
+                || !(sentBasic(routing) || routing.request().getCookie(sessionCookie) != null)) {
+            return;
+        }
+        if (crossSite.isCrossSite(routing.request()) || isFormType(routing.request().getHeader(HttpHeaders.CONTENT_TYPE))) {
+            throw new ProblemException(Problem.of(403, "cross-site-request", "Cross-site request",
+                    "A browser sent this request for another site, or as a form; nothing was done. "
+                            + "API clients send JSON or no body; browsers need a bearer token."));
+        }
+    }
+
+    private static boolean sentBasic(RoutingContext routing) {
+        String authorization = routing.request().getHeader(HttpHeaders.AUTHORIZATION);
+        return authorization != null && authorization.regionMatches(true, 0, BASIC, 0, BASIC.length());
+    }
+
+    /** Whether the Content-Type's media type, whatever its parameters or spelling, is one a form sends. */
+    private static boolean isFormType(String contentType) {
+        return contentType != null && FORM_TYPES.contains(contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT));
+    }
+}

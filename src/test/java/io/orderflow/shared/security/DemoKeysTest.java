@@ -1,0 +1,143 @@
+package io.orderflow.shared.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyFactory;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * A demo is open to the internet: the keys committed for dev and test (session key, JWT key pair, sandbox
+ * API key) are public, so the demo profile generates its own once and keeps them, or takes the environment's.
+ */
+class DemoKeysTest {
+
+    private static final Path APPLICATION_PROPERTIES = Path.of("src/main/resources/application.properties");
+    private static final Path COMMITTED_PUBLIC_KEY = Path.of("src/main/resources/jwt/dev-public-key.pem");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void applicationPropertiesGiveTheDemoProfileNoneOfTheCommittedKeys() throws IOException {
+        SmallRyeConfig test = config("test", false, Map.of());
+        SmallRyeConfig demo = config("demo", false, Map.of());
+
+        assertThat(demo.getOptionalValue(DemoKeys.SESSION_KEY, String.class)).as("the demo's session key").isEmpty();
+        assertThat(demo.getOptionalValue(DemoKeys.JWT_PUBLIC_KEY, String.class)).as("the demo's JWT public key").isEmpty();
+        assertThat(demo.getOptionalValue(DemoKeys.SANDBOX_KEY, String.class)).as("the demo's sandbox API key").isEmpty();
+        assertThat(test.getOptionalValue(DemoKeys.SESSION_KEY, String.class)).isPresent();
+        assertThat(test.getOptionalValue(DemoKeys.JWT_PUBLIC_KEY, String.class)).isPresent();
+        assertThat(test.getOptionalValue(DemoKeys.SANDBOX_KEY, String.class)).isPresent();
+    }
+
+    @Test
+    void theDemoGeneratesItsOwnKeysOnceReadableByItsOwnerOnly() throws Exception {
+        SmallRyeConfig test = config("test", true, Map.of());
+        SmallRyeConfig demo = config("demo", true, Map.of());
+
+        String sessionKey = demo.getValue(DemoKeys.SESSION_KEY, String.class);
+        assertThat(sessionKey).hasSizeGreaterThanOrEqualTo(32).isNotEqualTo(test.getValue(DemoKeys.SESSION_KEY, String.class));
+        String sandboxKey = demo.getValue(DemoKeys.SANDBOX_KEY, String.class);
+        assertThat(sandboxKey).startsWith("sk_demo_").isNotEqualTo(test.getValue(DemoKeys.SANDBOX_KEY, String.class));
+        // The app's REST clients send the sandbox's key.
+        assertThat(demo.getValue("orders.payments.api-key", String.class)).isEqualTo(sandboxKey);
+        assertThat(demo.getValue("orders.warehouse.api-key", String.class)).isEqualTo(sandboxKey);
+        Path publicKey = dir.resolve(DemoKeys.PUBLIC_KEY_FILE);
+        assertThat(demo.getValue(DemoKeys.JWT_PUBLIC_KEY, String.class)).isEqualTo("file:" + publicKey);
+        assertThat(Files.readString(publicKey)).isNotEqualTo(Files.readString(COMMITTED_PUBLIC_KEY));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(file -> file.getFileName().toString()))
+                    .containsExactlyInAnyOrder("session-key", "sandbox-api-key", DemoKeys.PRIVATE_KEY_FILE, DemoKeys.PUBLIC_KEY_FILE);
+        }
+        try (var files = Files.list(dir)) {
+            files.forEach(file -> assertThat(permissions(file)).as(file.toString()).isEqualTo("rw-------"));
+        }
+
+        // A public key that no longer matches (its private key was replaced) is written again from the private key.
+        Files.writeString(publicKey, Files.readString(COMMITTED_PUBLIC_KEY));
+        SmallRyeConfig restarted = config("demo", true, Map.of());
+        assertThat(restarted.getValue(DemoKeys.SESSION_KEY, String.class)).isEqualTo(sessionKey);
+        assertThat(restarted.getValue(DemoKeys.SANDBOX_KEY, String.class)).isEqualTo(sandboxKey);
+        assertThat(signs(dir.resolve(DemoKeys.PRIVATE_KEY_FILE), publicKey)).as("the private key kept signs what the public key verifies")
+                .isTrue();
+    }
+
+    @Test
+    void keysTheEnvironmentSetsAreTakenAndNoneIsGenerated() throws IOException {
+        Map<String, String> environment = Map.of(DemoKeys.SESSION_KEY, "an-operators-session-key-of-32-characters-at-least",
+                DemoKeys.JWT_PUBLIC_KEY, "https://idp.example/jwks", DemoKeys.SANDBOX_KEY, "sk_operators_own");
+        SmallRyeConfig demo = config("demo", true, environment);
+
+        environment.forEach((name, value) -> assertThat(demo.getValue(name, String.class)).isEqualTo(value));
+        assertThat(demo.getValue("orders.payments.api-key", String.class)).isEqualTo("sk_operators_own");
+        try (var files = Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void otherProfilesGetNothingFromIt() {
+        config("test", true, Map.of());
+        config("prod", true, Map.of());
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    /** The configuration of a profile from application.properties, an environment, and the demo keys if asked for. */
+    private SmallRyeConfig config(String profile, boolean demoKeys, Map<String, String> environment) {
+        try {
+            SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().withProfile(profile).addDefaultInterceptors()
+                    .withSources(new PropertiesConfigSource(APPLICATION_PROPERTIES.toUri().toURL(), 250))
+                    .withSources(new PropertiesConfigSource(environment, "environment", 300))
+                    .withSources(new PropertiesConfigSource(Map.of(DemoKeys.KEY_DIR, dir.toString()), "key dir", 300));
+            if (demoKeys) {
+                builder.withSources(new DemoKeys());
+            }
+            return builder.build();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String permissions(Path file) {
+        try {
+            return PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean signs(Path privateKey, Path publicKey) throws Exception {
+        KeyFactory rsa = KeyFactory.getInstance("RSA");
+        byte[] message = "sub=ops".getBytes(StandardCharsets.UTF_8);
+        Signature signer = Signature.getInstance("SHA256withRSA");
+        signer.initSign(rsa.generatePrivate(new PKCS8EncodedKeySpec(der(privateKey))));
+        signer.update(message);
+        byte[] signature = signer.sign();
+        Signature verifier = Signature.getInstance("SHA256withRSA");
+        verifier.initVerify(rsa.generatePublic(new X509EncodedKeySpec(der(publicKey))));
+        verifier.update(message);
+        return verifier.verify(signature);
+    }
+
+    private static byte[] der(Path pem) throws IOException {
+        return Base64.getMimeDecoder().decode(Files.readString(pem).replaceAll("-----[A-Z ]+-----", ""));
+    }
+}
