@@ -10,8 +10,8 @@ import jakarta.persistence.Query;
 import jakarta.transaction.Transactional;
 
 import io.orderflow.idempotency.IdempotencyRecords;
-import io.orderflow.order.Money;
 import io.orderflow.shared.http.Paging;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;

@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
-import io.orderflow.order.AmountDeserializer;
+import io.orderflow.shared.money.AmountDeserializer;
 import io.orderflow.shared.openapi.ApiDocument;
 
 /**

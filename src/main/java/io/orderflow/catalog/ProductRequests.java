@@ -9,8 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Validator;
 import jakarta.validation.groups.Default;
 
-import io.orderflow.order.Money;
-import io.orderflow.order.OrderConfig;
+import io.orderflow.shared.money.CurrencyConfig;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -20,9 +20,9 @@ import io.orderflow.shared.problem.ProblemException;
 public class ProductRequests {
 
     private final Validator validator;
-    private final OrderConfig orders;
+    private final CurrencyConfig orders;
 
-    public ProductRequests(Validator validator, OrderConfig orders) {
+    public ProductRequests(Validator validator, CurrencyConfig orders) {
         this.validator = validator;
         this.orders = orders;
     }

@@ -2,7 +2,7 @@ package io.orderflow.catalog;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import io.orderflow.order.Money;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.openapi.ApiDocument;
 
 /** A product as the API shows it; {@code available} is what new orders may still reserve: onHand - reserved. */

@@ -8,7 +8,7 @@ import io.orderflow.lifecycle.OrderStatus;
  * is stored with the order, set by the transaction that creates it or moves it into the state, and
  * found through a partial index holding only the orders in that state (V9__order_deadlines.sql).
  */
-public enum Deadline {
+enum Deadline {
 
     /** A created order not paid by {@code pay_by} expires. */
     PAYMENT(OrderStatus.CREATED, OrderEvent.EXPIRE, """

@@ -7,54 +7,47 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * How long an order may stay in a state before its deadline fires, and how much one firing takes on.
- * Plain properties rather than a mapping: the two durations sit directly under {@code orders.}, where
+ * How long a shipped order may wait for delivery before its deadline fires, and how much one firing takes on.
+ * Plain properties rather than a mapping: the delivery duration sits directly under {@code orders.}, where
  * a mapping would claim every other feature's settings too. Defaults are in application.properties;
- * the poll interval is read by {@link DeadlineScheduler}.
+ * the poll interval is read by {@link DeadlineScheduler}, and {@code orders.payment-deadline} by the order
+ * store, which sets a created order's payBy.
  */
 @Singleton
-public class DeadlineConfig {
+class DeadlineConfig {
 
-    private final Duration paymentDeadline;
     private final Duration deliveryConfirmAfter;
     private final int batchSize;
     private final Duration retryFailedAfter;
     private final Duration retryFailedAtMost;
 
-    public DeadlineConfig(@ConfigProperty(name = "orders.payment-deadline") Duration paymentDeadline,
-            @ConfigProperty(name = "orders.delivery-confirm-after") Duration deliveryConfirmAfter,
+    DeadlineConfig(@ConfigProperty(name = "orders.delivery-confirm-after") Duration deliveryConfirmAfter,
             @ConfigProperty(name = "orders.deadlines.batch-size") int batchSize,
             @ConfigProperty(name = "orders.deadlines.retry-failed-after") Duration retryFailedAfter,
             @ConfigProperty(name = "orders.deadlines.retry-failed-at-most") Duration retryFailedAtMost) {
-        this.paymentDeadline = paymentDeadline;
         this.deliveryConfirmAfter = deliveryConfirmAfter;
         this.batchSize = batchSize;
         this.retryFailedAfter = retryFailedAfter;
         this.retryFailedAtMost = retryFailedAtMost;
     }
 
-    /** A created order not paid within this long expires. */
-    public Duration paymentDeadline() {
-        return paymentDeadline;
-    }
-
     /** A shipped order not delivered within this long is confirmed delivered. */
-    public Duration deliveryConfirmAfter() {
+    Duration deliveryConfirmAfter() {
         return deliveryConfirmAfter;
     }
 
     /** How many due orders one transaction fires. */
-    public int batchSize() {
+    int batchSize() {
         return batchSize;
     }
 
     /** How long the deadline of an order whose firing failed is put off the first time; it doubles with each further failure. */
-    public Duration retryFailedAfter() {
+    Duration retryFailedAfter() {
         return retryFailedAfter;
     }
 
     /** The longest a failing order's deadline is put off at a time. */
-    public Duration retryFailedAtMost() {
+    Duration retryFailedAtMost() {
         return retryFailedAtMost;
     }
 }

@@ -26,7 +26,7 @@ import io.orderflow.order.OrderTransitions;
  * and the orders are due again for whoever looks next.
  */
 @ApplicationScoped
-public class DeadlineService {
+class DeadlineService {
 
     private static final String START_DELIVERY = "UPDATE orders SET deliver_by = :at, deadline_failures = 0 WHERE id = :id";
 

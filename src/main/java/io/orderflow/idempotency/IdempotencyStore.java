@@ -22,7 +22,7 @@ import io.vertx.mutiny.redis.client.Response;
  * release it, so a slow holder whose lease ran out cannot overwrite its successor's answer.
  */
 @ApplicationScoped
-public class IdempotencyStore {
+class IdempotencyStore {
 
     private static final RedisScript CLAIM = RedisScript.load("idempotency-claim");
     private static final RedisScript COMPLETE = RedisScript.load("idempotency-complete");

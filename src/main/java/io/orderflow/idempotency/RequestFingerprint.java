@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.orderflow.order.Money;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.money.Money;
 
 /**
  * What makes two requests the same request: method, path and body. A JSON body is compared in
@@ -24,7 +24,7 @@ import io.orderflow.shared.Hashing;
  * of {@link Money#AMOUNT_MEMBERS} by value whether written as number or string), so reordered
  * members or {@code "2.50"} for {@code 2.5} do not make another request; other bodies compare byte by byte.
  */
-public final class RequestFingerprint {
+final class RequestFingerprint {
 
     private static final ObjectMapper CANONICAL = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)

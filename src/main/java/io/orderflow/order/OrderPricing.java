@@ -12,6 +12,7 @@ import jakarta.transaction.Transactional;
 import io.orderflow.catalog.Product;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -23,7 +24,7 @@ import io.orderflow.shared.security.Caller;
  * the answer names the current prices. Staff may state their own price (back-office orders).
  */
 @ApplicationScoped
-public class OrderPricing {
+class OrderPricing {
 
     private final Stock stock;
 

@@ -16,6 +16,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.money.CurrencyConfig;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemException;
@@ -25,10 +27,10 @@ import io.orderflow.shared.problem.ProblemException;
 public class OrderRequests {
 
     private final Validator validator;
-    private final OrderConfig config;
+    private final CurrencyConfig config;
     private final ObjectMapper json;
 
-    public OrderRequests(Validator validator, OrderConfig config, ObjectMapper json) {
+    public OrderRequests(Validator validator, CurrencyConfig config, ObjectMapper json) {
         this.validator = validator;
         this.config = config;
         this.json = json;

@@ -1,6 +1,7 @@
 package io.orderflow.order;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -13,10 +14,10 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.id.uuid.UuidVersion7Strategy;
 
-import io.orderflow.deadline.DeadlineConfig;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.outbox.Outbox;
 import io.orderflow.shared.security.Caller;
@@ -25,7 +26,7 @@ import io.quarkus.panache.common.Sort;
 
 /** Orders in PostgreSQL; each method is one short transaction and returns views, never live entities. */
 @ApplicationScoped
-public class OrderStore {
+class OrderStore {
 
     /** The token made an order already (orders), or it was used or refused for this customer (order_tokens). */
     private static final Set<String> TOKEN_CONSTRAINTS = Set.of("uq_orders_token_hash", "pk_order_tokens");
@@ -57,13 +58,15 @@ public class OrderStore {
     private final EntityManager db;
     private final Outbox outbox;
     private final OrderViews views;
-    private final DeadlineConfig deadlines;
+    /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
+    private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, Outbox outbox, OrderViews views, DeadlineConfig deadlines) {
+    public OrderStore(EntityManager db, Outbox outbox, OrderViews views,
+            @ConfigProperty(name = "orders.payment-deadline") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;
-        this.deadlines = deadlines;
+        this.paymentDeadline = paymentDeadline;
     }
 
     /** A stored order as its creator sees it, with the fingerprint of the request that created it. */
@@ -90,7 +93,7 @@ public class OrderStore {
         // PostgreSQL keeps microseconds: the answer must show what a later read shows.
         order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         order.updatedAt = order.createdAt;
-        order.payBy = order.createdAt.plus(deadlines.paymentDeadline());
+        order.payBy = order.createdAt.plus(paymentDeadline);
         order.items.addAll(priced.lines());
         OrderEventMessage event = OrderEventMessage.of(OrderStatusChanged.of(order, null, null));
         try {

@@ -11,11 +11,12 @@ import io.orderflow.lifecycle.Actor;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.security.Caller;
 
 /** Renders orders for a caller, with the actions that the order's state and the caller's role allow. */
 @ApplicationScoped
-public class OrderViews {
+class OrderViews {
 
     static final String CUSTOMER = "customer";
     static final String STAFF = "staff";

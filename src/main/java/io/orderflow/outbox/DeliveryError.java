@@ -13,7 +13,7 @@ import io.orderflow.shared.downstream.DownstreamUnavailableException;
  * Why a delivery failed, as staff see it on a dead letter: a stable code and a message. Never a
  * class name, stack trace or SQL; what is not a known provider failure is only in the log.
  */
-public record DeliveryError(String code, String message) {
+record DeliveryError(String code, String message) {
 
     static final DeliveryError PROVIDER_TIMEOUT = new DeliveryError("provider-timeout", "The provider did not answer in time.");
     static final DeliveryError PROVIDER_UNREACHABLE = new DeliveryError("provider-unreachable", "The provider could not be reached.");

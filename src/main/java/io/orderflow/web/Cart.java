@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-import io.orderflow.order.Money;
 import io.orderflow.order.OrderRequest;
+import io.orderflow.shared.money.Money;
 
 /**
  * The cart as the checkout form posts it: for each product its sku, the price and currency the page

@@ -1,4 +1,4 @@
-package io.orderflow.order;
+package io.orderflow.shared.money;
 
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package io.orderflow.order;
+package io.orderflow.shared.money;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,4 +1,4 @@
-package io.orderflow.catalog;
+package io.orderflow.order;
 
 import java.util.List;
 
@@ -6,10 +6,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 
+import io.orderflow.catalog.Stock;
+import io.orderflow.catalog.StockLine;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
-import io.orderflow.order.OrderStatusChanged;
-import io.orderflow.order.OrderStatusChanges;
 
 /**
  * Settles an order's stock reservation exactly once: released when the order is cancelled (by its
@@ -19,11 +19,11 @@ import io.orderflow.order.OrderStatusChanges;
  * ({@code orders.stock_reserved} false, such as orders created before reservations) are left alone.
  */
 @ApplicationScoped
-public class OrderReservations {
+class OrderReservations {
 
     private final Stock stock;
 
-    public OrderReservations(Stock stock) {
+    OrderReservations(Stock stock) {
         this.stock = stock;
     }
 
