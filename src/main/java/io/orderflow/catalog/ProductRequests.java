@@ -20,11 +20,11 @@ import io.orderflow.shared.problem.ProblemException;
 public class ProductRequests {
 
     private final Validator validator;
-    private final CurrencyConfig orders;
+    private final CurrencyConfig currencies;
 
-    public ProductRequests(Validator validator, CurrencyConfig orders) {
+    public ProductRequests(Validator validator, CurrencyConfig currencies) {
         this.validator = validator;
-        this.orders = orders;
+        this.currencies = currencies;
     }
 
     public ProductRequest forCreate(ProductRequest request) {
@@ -55,8 +55,8 @@ public class ProductRequests {
         if (currency == null || hasError(errors, "currency")) {
             return;
         }
-        if (!orders.currencies().contains(currency)) {
-            errors.add(new FieldError("currency", "must be one of " + String.join(", ", new TreeSet<>(orders.currencies()))));
+        if (!currencies.currencies().contains(currency)) {
+            errors.add(new FieldError("currency", "must be one of " + String.join(", ", new TreeSet<>(currencies.currencies()))));
         } else if (request.price() != null && !hasError(errors, "price") && !Money.isExact(request.price(), currency)) {
             errors.add(new FieldError("price", "must have at most " + Money.minorDigits(currency) + " decimals in " + currency));
         }

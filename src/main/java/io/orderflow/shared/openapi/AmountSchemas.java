@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.models.media.Schema;
  */
 public class AmountSchemas implements OASModelReader {
 
-    /** What io.orderflow.order.Money reads and writes: up to 16 digits each side of the point. */
+    /** What io.orderflow.shared.money.Money reads and writes: up to 16 digits each side of the point. */
     static final String DECIMAL = "^[0-9]{1,16}(\\.[0-9]{1,16})?$";
     private static final String EXAMPLE = "12.50";
 
