@@ -493,15 +493,18 @@ fill_orders() {
   sql -c CHECKPOINT
 }
 
-# $fill live Idempotency-Key records: copies of a stored answer of POST /orders in Redis (fill-keys.lua),
+# $fill live Idempotency-Key records: copies of a record the service keeps in Redis (fill-keys.lua),
 # ten thousand per call so that the shared Redis is never blocked for long, and as many in PostgreSQL
 # (fill-keys.sql), where the service keeps them too.
 fill_keys() {
   local template="" key sha first
+  # A record with its answer when Redis has one (a key a retry asked for); else a record as every keyed
+  # order leaves it (Redis learns an answer kept with its effect only when a retry asks for it).
   while read -r key; do
-    if [ "$(rcli HGET "$key" status)" = 201 ]; then template=$key && break; fi
+    template=$key
+    if [ "$(rcli HGET "$key" status)" = 201 ]; then break; fi
   done < <(rcli --scan --pattern "$prefix*idempotency*")
-  [ -n "$template" ] || die "found no stored Idempotency-Key answer of POST /orders to copy"
+  [ -n "$template" ] || die "found no Idempotency-Key record to copy"
   log "adding $fill live Idempotency-Keys like $template"
   sha=$(rcli SCRIPT LOAD "$(cat "$bench/fill-keys.lua")")
   for ((first = 0; first < fill; first += 10000)); do
@@ -676,7 +679,7 @@ write_results() {
 NOTES
     echo "- The large schema: $(grouped "$fill") delivered orders with their items, added by SQL as copies of an"
     echo "  order the service stored (\`fill-orders.sql\`, then ANALYZE, as autovacuum is off on this server),"
-    echo "  and $(grouped "$fill") live Idempotency-Key records copied from a stored answer of POST /orders, in Redis (\`fill-keys.lua\`) and in PostgreSQL (\`fill-keys.sql\`)."
+    echo "  and $(grouped "$fill") live Idempotency-Key records, copies of one the service keeps in Redis (\`fill-keys.lua\`) and of an answer of POST /orders in PostgreSQL (\`fill-keys.sql\`)."
   } >"$bench/RESULTS.md"
 }
 

@@ -12,6 +12,7 @@ class HeldKey {
     private KeyClaim claim;
     private boolean withEffect;
     private IdempotencyRecords.Kept kept;
+    private boolean keptWithThisEffect;
 
     /** Holds the claim, for an endpoint that keeps its key with its effect ({@link KeptWithEffect}) or not. */
     void hold(KeyClaim claim, boolean withEffect) {
@@ -31,11 +32,22 @@ class HeldKey {
         return claim;
     }
 
+    /** The answer kept for the key by another request. */
     void kept(IdempotencyRecords.Kept kept) {
         this.kept = kept;
     }
 
+    /** The answer kept for the key in the transaction of this request's effect. */
+    void keptWithThisEffect(IdempotencyRecords.Kept kept) {
+        this.kept = kept;
+        this.keptWithThisEffect = true;
+    }
+
     IdempotencyRecords.Kept kept() {
         return kept;
+    }
+
+    boolean keptWithThisEffect() {
+        return keptWithThisEffect;
     }
 }

@@ -37,7 +37,8 @@ import io.vertx.ext.web.RoutingContext;
  * with a key runs and its final answer is kept; a retry with the same key and request gets that
  * answer again, with {@code Idempotent-Replayed: true}. Keys are scoped to (principal, method, path).
  * Redis answers first (the lease, the in-flight 409, replays); PostgreSQL keeps every final answer
- * for the whole retention (see {@link IdempotencyRecords}) and refills Redis when it has forgotten a key.
+ * for the whole retention (see {@link IdempotencyRecords}) and refills Redis when a retry finds Redis
+ * without it (forgotten, or never told of an answer kept with its effect).
  */
 public class IdempotencyFilter {
 
@@ -81,10 +82,12 @@ public class IdempotencyFilter {
             // Held from here, so that the key is released should PostgreSQL fail to answer.
             boolean withEffect = resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class);
             held.hold(claim, withEffect);
-            // An endpoint that keeps its key with its effect meets a forgotten key there instead (see keep).
-            Optional<IdempotencyRecords.Kept> kept = withEffect ? Optional.empty() : records.find(scope);
+            // A fresh claim of an endpoint that keeps its key with its effect meets a forgotten key there instead (see keep).
+            boolean fresh = withEffect && claim.outcome() == KeyClaim.Outcome.CLAIMED;
+            Optional<IdempotencyRecords.Kept> kept = fresh ? Optional.empty() : records.find(scope);
             if (kept.isPresent()) {
-                // Redis had forgotten the key (restart, failover, eviction) or its holder died after its answer was kept.
+                // Redis had forgotten the key (restart, failover, eviction), or was never told: its holder answered
+                // with an effect (see keep), or died after its answer was kept. Redis learns it now.
                 held.release();
                 refill(claim, kept.get());
                 return answerAgain(claim, kept.get());
@@ -137,7 +140,11 @@ public class IdempotencyFilter {
                     // The answer kept with the effect goes out as the very bytes that replays will send.
                     response.setEntity(kept.answer().bytes(), response.getEntityAnnotations(), kept.answer().type());
                 }
-                refill(claim, kept);
+                if (!held.keptWithThisEffect()) {
+                    refill(claim, kept);
+                }
+                // This request's own effect: Redis is not told (a write on every such request); a retry finds the key
+                // in use, or past its lease taken over, and its answer in PostgreSQL, and Redis learns it then.
                 return;
             }
             StoredAnswer answer = StoredAnswer.of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString,

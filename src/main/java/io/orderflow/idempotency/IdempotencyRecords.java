@@ -98,7 +98,7 @@ public class IdempotencyRecords {
             @Override
             public void afterCompletion(int status) {
                 if (status == Status.STATUS_COMMITTED) {
-                    held.kept(new Kept(claim.fingerprint(), stored, until));
+                    held.keptWithThisEffect(new Kept(claim.fingerprint(), stored, until));
                 }
             }
         });
