@@ -18,7 +18,8 @@ import io.orderflow.shared.problem.Problem;
 /**
  * Completes the document with what holds for whole kinds of operations rather than for one, so no
  * resource repeats it: an error answer declared without content is a problem detail; a secured
- * operation may answer 401, and 429 when sign-ins are throttled; any may be asked for a type it
+ * operation may answer 401, and 429 when sign-ins are throttled, and one that changes state 403 when a
+ * browser sent it for another site; any may be asked for a type it
  * does not answer in (406); a body may be refused as too large or of the wrong type; and any
  * operation may find a backing service down (503, nothing changed). Answers an operation declares
  * itself are left as they are.
@@ -39,6 +40,10 @@ public class CommonAnswers implements OASFilter {
         if (security != null && !security.isEmpty()) {
             addIfAbsent(responses, "401", "`unauthorized`: no or wrong credentials; see WWW-Authenticate", null);
             signInRefusal(responses);
+            if (method != PathItem.HttpMethod.GET) {
+                addOrAppend(responses, "403", "`cross-site-request`: sent with Basic credentials or the session cookie by a browser "
+                        + "for another site, or as a form or text; nothing was done", null);
+            }
         }
         if (method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PUT) {
             addIfAbsent(responses, "413", "`payload-too-large`: the body is over 1 MiB", null);
@@ -65,15 +70,19 @@ public class CommonAnswers implements OASFilter {
         }
     }
 
-    /** Basic credentials of a user, or from an address, with too many recent failures are refused before they are checked. */
+    /** Basic credentials from an address with too many recent failures for the user are refused before they are checked. */
     private static void signInRefusal(APIResponses responses) {
-        String refusal = "`too-many-sign-in-failures`: too many wrong passwords lately for this user or from this address; "
-                + "retry after Retry-After";
-        APIResponse declared = responses.getAPIResponse("429");
+        addOrAppend(responses, "429", "`too-many-sign-in-failures`: too many wrong passwords lately for this user from this address; "
+                + "retry after Retry-After", Map.of("Retry-After", retryAfter()));
+    }
+
+    /** An answer the operation may also give for its own reasons: then both are described. */
+    private static void addOrAppend(APIResponses responses, String status, String description, Map<String, Header> headers) {
+        APIResponse declared = responses.getAPIResponse(status);
         if (declared == null) {
-            addIfAbsent(responses, "429", refusal, Map.of("Retry-After", retryAfter()));
+            addIfAbsent(responses, status, description, headers);
         } else {
-            declared.setDescription(declared.getDescription() + "; or " + refusal);
+            declared.setDescription(declared.getDescription() + "; or " + description);
         }
     }
 

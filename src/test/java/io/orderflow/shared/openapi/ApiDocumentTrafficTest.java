@@ -8,6 +8,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -220,8 +221,11 @@ class ApiDocumentTrafficTest {
         wrongly("alice").contentType(ContentType.JSON)
                 .body("{\"currency\":\"CNY\",\"items\":[" + "{\"sku\":\"ABC-1\",\"quantity\":1},".repeat(60_000)
                 + "{\"sku\":\"ABC-1\",\"quantity\":1}]}").header("Order-Token", newToken("alice")).post("/orders").then().statusCode(413);
-        wrongly("alice").contentType(ContentType.TEXT).body("currency=CNY").header("Order-Token", newToken("alice")).post("/orders").then()
-                .statusCode(415);
+        wrongly("alice").contentType("multipart/form-data; boundary=x").body("--x--".getBytes(StandardCharsets.US_ASCII))
+                .header("Order-Token", newToken("alice")).post("/orders").then().statusCode(415);
+        // What a form on another site makes a browser that signed in with Basic send.
+        wrongly("alice").contentType(ContentType.TEXT).body("currency=CNY").header("Order-Token", newToken("alice"))
+                .header("Origin", "https://evil.example").post("/orders").then().statusCode(403);
         wrongly("alice").contentType(ContentType.JSON).body("{\"currency\":").header("Order-Token", newToken("alice")).post("/orders")
                 .then()
                 .statusCode(400);
