@@ -5,6 +5,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.notNullValue;
 
 import java.time.Duration;
 
@@ -18,10 +19,11 @@ import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.filter.cookie.CookieFilter;
+import io.restassured.response.Response;
 
 /**
  * Throttling fails open: while Redis is down, sign-ins are checked as usual, unthrottled, and the
- * skipped checks are counted; no sign-in turns into a 500.
+ * skipped checks are counted; no sign-in turns into a 500. The pages' sessions fail closed.
  */
 @QuarkusTest
 @WithTestResource(TestServers.class)
@@ -46,5 +48,25 @@ class SignInWithoutRedisTest {
         }
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> given().auth().preemptive().basic("alice", "alice").post("/orders/token").statusCode() == 201);
+    }
+
+    /** Whether a session was ended is kept in Redis: while nobody can tell, a signed-in page fails closed. */
+    @Test
+    void whileRedisIsDownSignedInPagesAnswer503AndServeAgainOnceItIsBack() {
+        CookieFilter browser = new CookieFilter();
+        signIn(browser, "bob", "bob").then().statusCode(302);
+        myOrders(browser).then().statusCode(200);
+        PrivateRedis.stopServer();
+        try {
+            myOrders(browser).then().statusCode(503).header("Retry-After", notNullValue());
+        } finally {
+            PrivateRedis.startServer();
+        }
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> myOrders(browser).statusCode() == 200);
+    }
+
+    /** A page that reads only PostgreSQL: with Redis down, only the session check needs it. */
+    private static Response myOrders(CookieFilter browser) {
+        return given().filter(browser).redirects().follow(false).get("/checkout/orders");
     }
 }
