@@ -497,13 +497,9 @@ fill_orders() {
 # ten thousand per call so that the shared Redis is never blocked for long, and as many in PostgreSQL
 # (fill-keys.sql), where the service keeps them too.
 fill_keys() {
-  local template="" key sha first
-  # A record with its answer when Redis has one (a key a retry asked for); else a record as every keyed
-  # order leaves it (Redis learns an answer kept with its effect only when a retry asks for it).
-  while read -r key; do
-    template=$key
-    if [ "$(rcli HGET "$key" status)" = 201 ]; then break; fi
-  done < <(rcli --scan --pattern "$prefix*idempotency*")
+  local template sha first
+  # A record as a keyed order leaves it (Redis learns an answer kept with its effect only when a retry asks).
+  template=$(rcli --scan --pattern "$prefix*idempotency*" | head -n 1 || true)
   [ -n "$template" ] || die "found no Idempotency-Key record to copy"
   log "adding $fill live Idempotency-Keys like $template"
   sha=$(rcli SCRIPT LOAD "$(cat "$bench/fill-keys.lua")")

@@ -1,7 +1,10 @@
 package io.orderflow.idempotency;
 
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +19,7 @@ import jakarta.transaction.Transactional;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.ws.rs.core.Response;
 
-import org.hibernate.query.NativeQuery;
+import org.hibernate.Session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -40,18 +43,17 @@ public class IdempotencyRecords {
         }
     }
 
-    private static final String TABLE = "idempotency_keys";
     private static final String FIND = """
             SELECT fingerprint, status, headers, body, kept_until FROM idempotency_keys WHERE scope_hash = :scope AND kept_until > :now""";
-    // A row past its retention is taken over as if it were not there.
+    // A row past its retention, or written by this holder, is taken over as if it were not there.
     private static final String KEEP = """
             INSERT INTO idempotency_keys (scope_hash, principal, method, path, idempotency_key, fingerprint, claim_id, status, headers,
                 body, created_at, kept_until)
-            VALUES (:scope, :principal, :method, :path, :key, :fingerprint, :claim, :status, :headers, :body, :now, :until)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (scope_hash) DO UPDATE SET fingerprint = excluded.fingerprint, claim_id = excluded.claim_id,
                 status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at,
                 kept_until = excluded.kept_until
-            WHERE idempotency_keys.kept_until <= :now OR idempotency_keys.claim_id = :claim""";
+            WHERE idempotency_keys.kept_until <= excluded.created_at OR idempotency_keys.claim_id = excluded.claim_id""";
     private static final String PURGE = """
             DELETE FROM idempotency_keys WHERE scope_hash IN (
                 SELECT scope_hash FROM idempotency_keys WHERE kept_until <= :now ORDER BY kept_until LIMIT :batch FOR UPDATE SKIP LOCKED)""";
@@ -134,16 +136,30 @@ public class IdempotencyRecords {
         return db.createNativeQuery(PURGE).setParameter("now", now).setParameter("batch", batch).executeUpdate();
     }
 
+    /**
+     * Over the transaction's own connection with JDBC: the statement runs with every keyed request that
+     * has an effect, and Hibernate's native queries parse it and bind its parameters anew each time.
+     */
     private boolean write(KeyClaim claim, StoredAnswer answer, Instant until) {
         KeyScope scope = claim.scope();
-        // Naming the one table it writes spares the effect's transaction a flush of every pending entity and
-        // the invalidation of every cached entity that Hibernate makes before a native statement it knows nothing of.
-        return db.createNativeQuery(KEEP).unwrap(NativeQuery.class).addSynchronizedQuerySpace(TABLE).setParameter("scope", scope.hash()).setParameter("principal", scope.principal())
-                .setParameter("method", scope.method()).setParameter("path", scope.path()).setParameter("key", scope.key())
-                .setParameter("fingerprint", claim.fingerprint()).setParameter("claim", UUID.fromString(claim.claimId()))
-                .setParameter("status", answer.status()).setParameter("headers", answer.headersJson(json))
-                .setParameter("body", answer.body()).setParameter("now", Instant.now()).setParameter("until", until)
-                .executeUpdate() == 1;
+        String headers = answer.headersJson(json);
+        return db.unwrap(Session.class).doReturningWork(connection -> {
+            try (PreparedStatement keep = connection.prepareStatement(KEEP)) {
+                keep.setBytes(1, scope.hash());
+                keep.setString(2, scope.principal());
+                keep.setString(3, scope.method());
+                keep.setString(4, scope.path());
+                keep.setString(5, scope.key());
+                keep.setString(6, claim.fingerprint());
+                keep.setObject(7, UUID.fromString(claim.claimId()));
+                keep.setInt(8, answer.status());
+                keep.setString(9, headers);
+                keep.setString(10, answer.body());
+                keep.setObject(11, OffsetDateTime.now(ZoneOffset.UTC));
+                keep.setObject(12, until.atOffset(ZoneOffset.UTC));
+                return keep.executeUpdate() == 1;
+            }
+        });
     }
 
     private Instant keptUntil() {
