@@ -13,6 +13,7 @@ import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.panache.common.Parameters;
@@ -97,8 +98,7 @@ public class Catalog {
                 .setParameter("sku", product.sku()).setParameter("onHand", product.onHand())
                 .executeUpdate();
         if (inserted == 0) {
-            throw new ProblemException(Problem.of(409, "product-exists", "Product exists",
-                    "There is already a product " + product.sku() + "; change it with PUT /products/" + product.sku() + "."));
+            throw new ProblemException(Problem.of(ProblemCode.PRODUCT_EXISTS, "There is already a product " + product.sku() + "; change it with PUT /products/" + product.sku() + "."));
         }
         ProductView created = ProductView.of(Product.findById(product.sku()));
         keys.keepWithEffect(ProductAnswers.created(created));
@@ -141,10 +141,8 @@ public class Catalog {
     private ProblemException refusal(String sku, int delta) {
         Product product = find(sku).orElseThrow(Catalog::notFound);
         Problem problem = product.onHand + delta > MAX_ON_HAND
-                ? Problem.of(409, "stock-limit-exceeded", "Stock limit exceeded",
-                        "On hand of " + sku + " may not exceed " + MAX_ON_HAND + ".")
-                : Problem.of(409, "insufficient-stock", "Insufficient stock",
-                        "Adjusting " + sku + " by " + delta + " would leave " + (product.onHand + delta)
+                ? Problem.of(ProblemCode.STOCK_LIMIT_EXCEEDED, "On hand of " + sku + " may not exceed " + MAX_ON_HAND + ".")
+                : Problem.of(ProblemCode.INSUFFICIENT_STOCK, "Adjusting " + sku + " by " + delta + " would leave " + (product.onHand + delta)
                                 + " on hand, fewer than the " + product.reserved + " reserved for orders.");
         return new ProblemException(problem.with("onHand", product.onHand).with("reserved", product.reserved)
                 .with("available", product.available()));
@@ -173,6 +171,6 @@ public class Catalog {
     }
 
     private static ProblemException notFound() {
-        return new ProblemException(Problem.of(404, "product-not-found", "Product not found", "There is no such product."));
+        return new ProblemException(Problem.of(ProblemCode.PRODUCT_NOT_FOUND, "There is no such product."));
     }
 }

@@ -16,6 +16,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 
 /**
@@ -162,6 +163,6 @@ public class Stock {
     static ProblemException outOfStock(List<Shortage> items) {
         String detail = items.stream().map(item -> item.sku() + " (" + item.requested() + " requested, " + item.available() + " available)")
                 .collect(Collectors.joining(", ", "Not enough stock for ", "."));
-        return new ProblemException(Problem.of(409, "out-of-stock", "Out of stock", detail).with("items", items));
+        return new ProblemException(Problem.of(ProblemCode.OUT_OF_STOCK, detail).with(Problem.ITEMS, items));
     }
 }

@@ -28,6 +28,7 @@ import io.orderflow.shared.Hashing;
 import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.http.RequestBodies;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.problem.ProblemMappers;
 import io.vertx.ext.web.RoutingContext;
@@ -224,7 +225,7 @@ public class IdempotencyFilter {
         }
         return switch (status) {
             case 402, 404, 422 -> true;
-            case 409 -> "invalid-transition".equals(problemCode(answer.bytes()));
+            case 409 -> ProblemCode.INVALID_TRANSITION.code().equals(problemCode(answer.bytes()));
             default -> false;
         };
     }
@@ -243,13 +244,11 @@ public class IdempotencyFilter {
     }
 
     private static ProblemException inUse() {
-        return new ProblemException(Problem.of(409, "idempotency-key-in-use", "Idempotency-Key in use",
-                "A request with this Idempotency-Key is still running; retry shortly to get its answer."), Duration.ofSeconds(1));
+        return new ProblemException(Problem.of(ProblemCode.IDEMPOTENCY_KEY_IN_USE, "A request with this Idempotency-Key is still running; retry shortly to get its answer."), Duration.ofSeconds(1));
     }
 
     private static ProblemException reused() {
-        return new ProblemException(Problem.of(422, "idempotency-key-reused", "Idempotency-Key reused",
-                "This Idempotency-Key was used for a different request; use a new key for a new request."));
+        return new ProblemException(Problem.of(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a different request; use a new key for a new request."));
     }
 
     private void count(KeyClaim.Outcome outcome) {

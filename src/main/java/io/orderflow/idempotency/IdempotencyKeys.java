@@ -3,6 +3,7 @@ package io.orderflow.idempotency;
 import java.util.List;
 
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 
 /**
@@ -72,11 +73,10 @@ public final class IdempotencyKeys {
     }
 
     static ProblemException missing() {
-        return new ProblemException(Problem.of(400, "idempotency-key-missing", "Idempotency-Key missing",
-                "This request changes money or goods: send an Idempotency-Key header, and the same one when you retry."));
+        return new ProblemException(Problem.of(ProblemCode.IDEMPOTENCY_KEY_MISSING, "This request changes money or goods: send an Idempotency-Key header, and the same one when you retry."));
     }
 
     private static ProblemException invalid(String detail) {
-        return new ProblemException(Problem.of(400, "idempotency-key-invalid", "Idempotency-Key invalid", detail));
+        return new ProblemException(Problem.of(ProblemCode.IDEMPOTENCY_KEY_INVALID, detail));
     }
 }

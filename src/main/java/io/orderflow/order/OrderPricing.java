@@ -15,6 +15,7 @@ import io.orderflow.catalog.StockLine;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 
@@ -66,10 +67,9 @@ class OrderPricing {
             throw new ProblemException(Problem.invalid(notForSale));
         }
         if (!changed.isEmpty()) {
-            throw new ProblemException(Problem.of(409, "price-changed", "Price changed",
-                    "The price of " + String.join(", ", changed.keySet()) + " is not what the cart showed; nothing was ordered. "
+            throw new ProblemException(Problem.of(ProblemCode.PRICE_CHANGED, "The price of " + String.join(", ", changed.keySet()) + " is not what the cart showed; nothing was ordered. "
                             + "Check the current prices and order again with the same order token.")
-                    .with("items", changed.entrySet().stream().map(item -> Map.of("sku", item.getKey(), "unitPrice", item.getValue())).toList()));
+                    .with(Problem.ITEMS, changed.entrySet().stream().map(item -> new CurrentPrice(item.getKey(), item.getValue())).toList()));
         }
         stock.requireAvailable(products, lines.stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return new PricedOrder(request.currency(), List.copyOf(lines), Money.normalize(total, request.currency()));

@@ -22,6 +22,7 @@ import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
@@ -68,8 +69,7 @@ public class OrderService {
     public Creation create(Caller caller, String token, OrderRequest body) {
         NewOrder request = requests.validate(body);
         if (token == null || token.isBlank()) {
-            throw new ProblemException(Problem.of(400, "order-token-missing", "Order token missing",
-                    "Send the token from POST /orders/token in the Order-Token header."));
+            throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_MISSING, "Send the token from POST /orders/token in the Order-Token header."));
         }
         TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint());
         return switch (claim.outcome()) {
@@ -190,8 +190,7 @@ public class OrderService {
         OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(this::invalidToken);
         if (!order.requestFingerprint().equals(request.fingerprint())) {
             metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
-            throw new ProblemException(Problem.of(422, "order-token-reused", "Order token reused",
-                    "This order token was already used for a different order; get a new one for a new order.")
+            throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_REUSED, "This order token was already used for a different order; get a new one for a new order.")
                     .with("orderId", order.view().id()));
         }
         metrics.counter("orders.replays", "source", "order-token").increment();
@@ -200,8 +199,7 @@ public class OrderService {
 
     private ProblemException invalidToken() {
         metrics.counter("orders.tokens.rejected", "reason", "invalid").increment();
-        return new ProblemException(Problem.of(410, "order-token-invalid", "Order token invalid",
-                "This order token is unknown, expired or not yours; get a new one from POST /orders/token."));
+        return new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_INVALID, "This order token is unknown, expired or not yours; get a new one from POST /orders/token."));
     }
 
     static Optional<UUID> parseId(String id) {
@@ -221,6 +219,6 @@ public class OrderService {
     }
 
     static ProblemException notFound() {
-        return new ProblemException(Problem.of(404, "order-not-found", "Order not found", "There is no such order among yours."));
+        return new ProblemException(Problem.of(ProblemCode.ORDER_NOT_FOUND, "There is no such order among yours."));
     }
 }

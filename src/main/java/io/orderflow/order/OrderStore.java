@@ -62,7 +62,7 @@ class OrderStore {
     private final Duration paymentDeadline;
 
     public OrderStore(EntityManager db, Outbox outbox, OrderViews views,
-            @ConfigProperty(name = "orders.payment-deadline") Duration paymentDeadline) {
+            @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;

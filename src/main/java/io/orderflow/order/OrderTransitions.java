@@ -21,6 +21,7 @@ import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 
@@ -107,8 +108,7 @@ public class OrderTransitions {
         }
         count(event, "rejected");
         List<OrderEvent> allowed = views.allowedActions(order.status, caller, order.customer);
-        throw new ProblemException(Problem.of(409, "invalid-transition", "Invalid transition",
-                "An order that is " + order.status.wireName() + " cannot be " + pastTense(event) + ".")
+        throw new ProblemException(Problem.of(ProblemCode.INVALID_TRANSITION, "An order that is " + order.status.wireName() + " cannot be " + pastTense(event) + ".")
                 .with("currentStatus", order.status)
                 .with("allowedActions", allowed));
     }
@@ -159,8 +159,7 @@ public class OrderTransitions {
         Set<Actor> actors = OrderViews.actors(caller, order.customer);
         if (!lifecycle.permits(actors, event)) {
             count(event, "forbidden");
-            throw new ProblemException(Problem.of(403, "forbidden", "Forbidden",
-                    "You may not " + event.wireName() + " this order."));
+            throw new ProblemException(Problem.of(ProblemCode.FORBIDDEN, "You may not " + event.wireName() + " this order."));
         }
         return order;
     }

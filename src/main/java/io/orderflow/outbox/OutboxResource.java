@@ -23,6 +23,7 @@ import org.jboss.resteasy.reactive.RestPath;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
@@ -72,7 +73,7 @@ public class OutboxResource {
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public void retry(@RestPath long id) {
         if (!outbox.retry(id)) {
-            throw new ProblemException(Problem.of(404, "not-found", "Not found", "There is no dead letter " + id + "."));
+            throw new ProblemException(Problem.of(ProblemCode.NOT_FOUND, "There is no dead letter " + id + "."));
         }
     }
 }

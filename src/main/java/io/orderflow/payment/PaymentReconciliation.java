@@ -27,6 +27,7 @@ import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.quarkus.scheduler.Scheduled;
 
@@ -109,8 +110,7 @@ public class PaymentReconciliation {
             return gateway.charges(since, until, after, PAGE);
         } catch (DownstreamUnavailableException | DownstreamRefusedException | ProcessingException | FaultToleranceException e) {
             LOG.warnf("Reconciliation could not list the provider's charges: %s", e.toString());
-            throw new ProblemException(Problem.of(502, "payment-provider-unavailable", "Payment provider unavailable",
-                    "The payment provider did not list its charges; nothing was changed. Try again shortly."), Duration.ofSeconds(5));
+            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did not list its charges; nothing was changed. Try again shortly."), Duration.ofSeconds(5));
         }
     }
 

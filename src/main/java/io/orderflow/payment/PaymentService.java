@@ -27,6 +27,7 @@ import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 
@@ -176,20 +177,17 @@ public class PaymentService {
         } catch (PaymentDeclinedException e) {
             payments.failed(claim, "declined");
             count("declined");
-            throw new ProblemException(Problem.of(402, "payment-declined", "Payment declined",
-                    "The payment provider declined the charge; the order is still open and may be paid again."));
+            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_DECLINED, "The payment provider declined the charge; the order is still open and may be paid again."));
         } catch (DownstreamRefusedException e) {
             payments.failed(claim, "refused with " + e.status());
             count("refused");
-            throw new ProblemException(Problem.of(502, "payment-provider-error", "Payment provider error",
-                    "The payment provider refused the request; nothing was charged."));
+            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_ERROR, "The payment provider refused the request; nothing was charged."));
         } catch (DownstreamUnavailableException | ProcessingException | FaultToleranceException e) {
             // The charge may still land: recovery asks the provider until it knows.
             payments.release(claim, Instant.now());
             count("unavailable");
             LOG.warnf("Payment provider unavailable for %s after retries: %s", claim.key(), e.toString());
-            throw new ProblemException(Problem.of(502, "payment-provider-unavailable", "Payment provider unavailable",
-                    "The payment provider did not answer; the order is still open. Retry the payment with the same Idempotency-Key."),
+            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did not answer; the order is still open. Retry the payment with the same Idempotency-Key."),
                     Duration.ofSeconds(1));
         }
     }
@@ -257,8 +255,7 @@ public class PaymentService {
     }
 
     private static ProblemException paymentInProgress() {
-        return new ProblemException(Problem.of(409, "payment-in-progress", "Payment in progress",
-                "Another request is paying this order; retry shortly to see its outcome."), Duration.ofSeconds(1));
+        return new ProblemException(Problem.of(ProblemCode.PAYMENT_IN_PROGRESS, "Another request is paying this order; retry shortly to see its outcome."), Duration.ofSeconds(1));
     }
 
     private void count(String outcome) {

@@ -19,6 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
@@ -46,8 +47,7 @@ public class ReconciliationResource {
     @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
     @APIResponse(responseCode = "404", description = "`reconciliation-not-run`: no run has finished yet")
     public ReconciliationReport latest() {
-        return reconciliation.latest().orElseThrow(() -> new ProblemException(Problem.of(404, "reconciliation-not-run",
-                "No reconciliation yet", "No reconciliation has run yet; POST to this address to run one.")));
+        return reconciliation.latest().orElseThrow(() -> new ProblemException(Problem.of(ProblemCode.RECONCILIATION_NOT_RUN, "No reconciliation has run yet; POST to this address to run one.")));
     }
 
     @POST

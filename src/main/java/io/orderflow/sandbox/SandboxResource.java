@@ -32,6 +32,7 @@ import io.orderflow.sandbox.SandboxProviders.Kind;
 import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
@@ -235,7 +236,7 @@ public class SandboxResource {
 
     private void requireEnabled() {
         if (!config.enabled()) {
-            throw new ProblemException(Problem.of(404, "not-found", "Not found", "There is nothing at this address."));
+            throw new ProblemException(Problem.of(ProblemCode.NOT_FOUND, "There is nothing at this address."));
         }
     }
 }

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
@@ -54,8 +55,7 @@ public class OrderTokens {
                 hash, config.ttl().toMillis(), config.maxOutstanding());
         if ("capped".equals(answer.get(0).toString())) {
             metrics.counter("orders.tokens.rejected", "reason", "too-many-outstanding").increment();
-            throw new ProblemException(Problem.of(429, "too-many-tokens", "Too many order tokens",
-                    "You hold " + config.maxOutstanding() + " unused order tokens; use one or wait until one expires."),
+            throw new ProblemException(Problem.of(ProblemCode.TOO_MANY_TOKENS, "You hold " + config.maxOutstanding() + " unused order tokens; use one or wait until one expires."),
                     Duration.ofMillis(answer.get(1).toLong()));
         }
         metrics.counter("orders.tokens.issued").increment();
@@ -84,8 +84,7 @@ public class OrderTokens {
                 default: // in-use
                     if (System.nanoTime() >= deadline) {
                         metrics.counter("orders.tokens.rejected", "reason", "in-use").increment();
-                        throw new ProblemException(Problem.of(409, "order-token-in-use", "Order token in use",
-                                "Another request is creating an order with this token; retry shortly to get its result."),
+                        throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_IN_USE, "Another request is creating an order with this token; retry shortly to get its result."),
                                 Duration.ofMillis(Math.min(answer.get(1).toLong(), 1000)));
                     }
                     pause();

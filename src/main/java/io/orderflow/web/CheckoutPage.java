@@ -25,11 +25,13 @@ import io.orderflow.catalog.Catalog;
 import io.orderflow.catalog.ProductPage;
 import io.orderflow.catalog.ProductView;
 import io.orderflow.catalog.Stock;
+import io.orderflow.order.CurrentPrice;
 import io.orderflow.order.OrderRequests;
 import io.orderflow.order.OrderService;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
@@ -143,23 +145,24 @@ public class CheckoutPage {
 
     /** Every answer but an order is the form again, cart kept; the token stays unless it can no longer be used. */
     private Response refusal(Problem problem, String token, Cart cart) {
-        return switch (problem.code()) {
-            case "validation-failed" -> page(400, token, cart, invalid(problem, cart), false);
-            case "price-changed" -> {
+        ProblemCode code = ProblemCode.of(problem.code()).orElse(ProblemCode.INTERNAL_ERROR);
+        return switch (code) {
+            case VALIDATION_FAILED -> page(400, token, cart, invalid(problem, cart), false);
+            case PRICE_CHANGED -> {
                 Map<String, String> prices = changedPrices(problem);
                 Cart repriced = cart.repriced(prices);
                 Map<String, String> notices = new LinkedHashMap<>();
                 prices.forEach((sku, price) -> notices.put(sku, "Price changed: now " + price + " " + repriced.item(sku).orElseThrow().currency()));
                 yield page(409, token, repriced, new Feedback(PRICES_CHANGED, null, Map.of(), notices), false);
             }
-            case "out-of-stock" -> {
+            case OUT_OF_STOCK -> {
                 Map<String, String> notices = new LinkedHashMap<>();
                 shortages(problem).forEach(item -> notices.put(item.sku(), item.available() == 0 ? "Sold out" : "Only " + item.available() + " left"));
                 yield page(409, token, cart, new Feedback(OUT_OF_STOCK, null, Map.of(), notices), false);
             }
-            case "order-token-invalid", "order-token-missing" -> pageWithFreshToken(200, cart, Feedback.message(EXPIRED));
-            case "order-token-reused" -> pageWithFreshToken(200, cart, Feedback.message(REUSED));
-            case "order-token-in-use" -> page(200, token, cart, Feedback.message(IN_PROGRESS), false);
+            case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithFreshToken(200, cart, Feedback.message(EXPIRED));
+            case ORDER_TOKEN_REUSED -> pageWithFreshToken(200, cart, Feedback.message(REUSED));
+            case ORDER_TOKEN_IN_USE -> page(200, token, cart, Feedback.message(IN_PROGRESS), false);
             default -> page(problem.status(), token, cart, Feedback.message(NOT_PLACED), false);
         };
     }
@@ -172,12 +175,11 @@ public class CheckoutPage {
     }
 
     /** The order rules' field names ({@code items[1].sku}) as the items of the page they came from. */
-    @SuppressWarnings("unchecked")
     private static Feedback invalid(Problem problem, Cart cart) {
         List<Cart.Item> chosen = cart.chosen();
         Map<String, String> errors = new LinkedHashMap<>();
         List<String> cartErrors = new ArrayList<>();
-        for (FieldError error : (List<FieldError>) problem.members().getOrDefault("errors", List.of())) {
+        for (FieldError error : problem.listed(Problem.ERRORS, FieldError.class)) {
             Matcher item = ITEM_FIELD.matcher(error.field());
             if (item.matches() && Integer.parseInt(item.group(1)) < chosen.size()) {
                 errors.putIfAbsent(chosen.get(Integer.parseInt(item.group(1))).sku(), sentence(error.message()));
@@ -189,16 +191,14 @@ public class CheckoutPage {
     }
 
     /** The current prices of a {@code price-changed} answer, by sku. */
-    @SuppressWarnings("unchecked")
     private static Map<String, String> changedPrices(Problem problem) {
         Map<String, String> prices = new LinkedHashMap<>();
-        ((List<Map<String, String>>) problem.members().get("items")).forEach(item -> prices.put(item.get("sku"), item.get("unitPrice")));
+        problem.listed(Problem.ITEMS, CurrentPrice.class).forEach(item -> prices.put(item.sku(), item.unitPrice()));
         return prices;
     }
 
-    @SuppressWarnings("unchecked")
     private static List<Stock.Shortage> shortages(Problem problem) {
-        return (List<Stock.Shortage>) problem.members().get("items");
+        return problem.listed(Problem.ITEMS, Stock.Shortage.class);
     }
 
     private Response pageWithFreshToken(int status, Cart cart, Feedback feedback) {

@@ -10,6 +10,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
@@ -48,8 +49,7 @@ public class CrossSiteApiCheck {
             return;
         }
         if (crossSite.isCrossSite(routing.request()) || isFormType(routing.request().getHeader(HttpHeaders.CONTENT_TYPE))) {
-            throw new ProblemException(Problem.of(403, "cross-site-request", "Cross-site request",
-                    "A browser sent this request for another site, or as a form; nothing was done. "
+            throw new ProblemException(Problem.of(ProblemCode.CROSS_SITE_REQUEST, "A browser sent this request for another site, or as a form; nothing was done. "
                             + "API clients send JSON or no body; browsers need a bearer token."));
         }
     }

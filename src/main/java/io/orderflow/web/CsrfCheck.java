@@ -18,6 +18,7 @@ import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.orderflow.shared.http.RequestBodies;
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.vertx.ext.web.RoutingContext;
 
@@ -72,7 +73,7 @@ public class CsrfCheck {
             return header == null ? null : MediaType.valueOf(header);
         } catch (IllegalArgumentException unreadable) {
             if (!page) {
-                throw new ProblemException(Problem.of(415, "unsupported-media-type", "Unsupported media type", "The Content-Type header cannot be read."));
+                throw new ProblemException(Problem.of(ProblemCode.UNSUPPORTED_MEDIA_TYPE, "The Content-Type header cannot be read."));
             }
             // The refusal's answer would read it too.
             request.getHeaders().remove(HttpHeaders.CONTENT_TYPE);

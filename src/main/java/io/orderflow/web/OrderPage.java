@@ -29,6 +29,7 @@ import io.orderflow.order.OrderView;
 import io.orderflow.payment.PayRequest;
 import io.orderflow.payment.PaymentConfig;
 import io.orderflow.payment.PaymentService;
+import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
@@ -47,13 +48,13 @@ public class OrderPage {
     static final String PATH = "/checkout/orders/";
 
     /** What the page may say after an action, by the outcome's code; anything else says nothing. */
-    private static final Map<String, String> NOTICES = Map.of(
-            "payment-declined", "Your payment was declined. The order is still open: you may pay again.",
-            "payment-provider-unavailable", "The payment provider did not answer. Nothing was charged twice: please try again.",
-            "payment-in-progress", "Your payment is being processed. Reload the page in a moment.",
-            "invalid-transition", "That is no longer possible for this order; it shows its current state below.",
-            "forbidden", "Your role may not do that.",
-            "validation-failed", "That payment method is not valid; choose one from the list.");
+    private static final Map<ProblemCode, String> NOTICES = Map.of(
+            ProblemCode.PAYMENT_DECLINED, "Your payment was declined. The order is still open: you may pay again.",
+            ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did not answer. Nothing was charged twice: please try again.",
+            ProblemCode.PAYMENT_IN_PROGRESS, "Your payment is being processed. Reload the page in a moment.",
+            ProblemCode.INVALID_TRANSITION, "That is no longer possible for this order; it shows its current state below.",
+            ProblemCode.FORBIDDEN, "Your role may not do that.",
+            ProblemCode.VALIDATION_FAILED, "That payment method is not valid; choose one from the list.");
 
     private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
             + "Use the buttons below to try again.";
@@ -82,7 +83,7 @@ public class OrderPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response show(@RestPath String id, @RestQuery String notice) {
-        return page(200, id, notice == null ? "" : NOTICES.getOrDefault(notice, ""));
+        return page(200, id, ProblemCode.of(notice).map(NOTICES::get).orElse(""));
     }
 
     private Response page(int status, String id, String notice) {

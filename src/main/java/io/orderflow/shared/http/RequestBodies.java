@@ -13,6 +13,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -99,15 +100,15 @@ public class RequestBodies {
     }
 
     private void tooLarge(RoutingContext context) {
-        refuse(context, Problem.of(413, "payload-too-large", "Payload too large", "The request body is larger than " + maxBytes / 1024 + " KiB."));
+        refuse(context, Problem.tooLarge(maxBytes));
     }
 
     private void unreadable(RoutingContext context) {
-        refuse(context, Problem.of(400, "malformed-body", "Malformed body", "The request body cannot be read as the Content-Type it was sent with."));
+        refuse(context, Problem.of(ProblemCode.MALFORMED_BODY, "The request body cannot be read as the Content-Type it was sent with."));
     }
 
     private static Problem unsupported(String detail) {
-        return Problem.of(415, "unsupported-media-type", "Unsupported media type", detail);
+        return Problem.of(ProblemCode.UNSUPPORTED_MEDIA_TYPE, detail);
     }
 
     /** Answers at once; the connection closes, since the rest of the body may still be on its way. */

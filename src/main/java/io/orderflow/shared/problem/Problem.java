@@ -16,8 +16,28 @@ public record Problem(String type, String title, int status, String detail, Stri
         @JsonIgnore Map<String, Object> extensions) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
+    /** The member of a {@code validation-failed} answer that lists the wrong fields. */
+    public static final String ERRORS = "errors";
+    /** The member of a {@code price-changed} or {@code out-of-stock} answer that lists the items concerned. */
+    public static final String ITEMS = "items";
+    private static final long MIB = 1024 * 1024;
 
-    public static Problem of(int status, String code, String title, String detail) {
+    public static Problem of(ProblemCode code, String detail) {
+        return create(code.status(), code.code(), code.title(), detail);
+    }
+
+    /** A client error the service has no code of its own for, named by its status ({@code http-408}). */
+    static Problem ofStatus(int status, String title) {
+        return create(status, "http-" + status, title, "The request was refused.");
+    }
+
+    /** A 413 {@code payload-too-large} answer quoting the configured limit. */
+    public static Problem tooLarge(long maxBytes) {
+        String limit = maxBytes % MIB == 0 ? maxBytes / MIB + " MiB" : maxBytes % 1024 == 0 ? maxBytes / 1024 + " KiB" : maxBytes + " bytes";
+        return of(ProblemCode.PAYLOAD_TOO_LARGE, "The request body is larger than " + limit + ".");
+    }
+
+    private static Problem create(int status, String code, String title, String detail) {
         return new Problem("/problems/" + code, title, status, detail, code, new LinkedHashMap<>());
     }
 
@@ -26,13 +46,23 @@ public record Problem(String type, String title, int status, String detail, Stri
         String detail = errors.size() == 1
                 ? errors.get(0).field() + " " + errors.get(0).message() + "."
                 : errors.size() + " fields are not valid; see errors.";
-        return of(400, "validation-failed", "Invalid request", detail).with("errors", errors);
+        return of(ProblemCode.VALIDATION_FAILED, detail).with(ERRORS, errors);
     }
 
     public Problem with(String member, Object value) {
         Map<String, Object> more = new LinkedHashMap<>(extensions);
         more.put(member, value);
         return new Problem(type, title, status, detail, code, more);
+    }
+
+    /** Whether this is the problem {@code code} names. */
+    public boolean is(ProblemCode code) {
+        return this.code.equals(code.code());
+    }
+
+    /** A member that lists values of one type, each checked to be of it; empty when the member is absent. */
+    public <T> List<T> listed(String member, Class<T> type) {
+        return extensions.get(member) instanceof List<?> values ? values.stream().map(type::cast).toList() : List.of();
     }
 
     @JsonAnyGetter

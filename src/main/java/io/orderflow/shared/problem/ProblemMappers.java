@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
 import io.orderflow.shared.redis.RedisErrors;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -42,12 +43,15 @@ public class ProblemMappers {
     private final ObjectMapper json;
     private final String loginPage;
     private final String errorPage;
+    private final long maxBodyBytes;
 
     public ProblemMappers(ObjectMapper json, @ConfigProperty(name = "quarkus.http.auth.form.login-page") String loginPage,
-            @ConfigProperty(name = "quarkus.http.auth.form.error-page") String errorPage) {
+            @ConfigProperty(name = "quarkus.http.auth.form.error-page") String errorPage,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize) {
         this.json = json;
         this.loginPage = loginPage;
         this.errorPage = errorPage;
+        this.maxBodyBytes = maxBodySize.asLongValue();
     }
 
     @ServerExceptionMapper
@@ -90,7 +94,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e) {
-        return respond(Problem.of(403, "forbidden", "Forbidden", "Your role may not do this."));
+        return respond(Problem.of(ProblemCode.FORBIDDEN, "Your role may not do this."));
     }
 
     @ServerExceptionMapper
@@ -103,14 +107,14 @@ public class ProblemMappers {
             return respond(badJson(cause));
         }
         Problem problem = switch (status) {
-            case 400 -> Problem.of(400, "bad-request", "Bad request", "The request could not be understood.");
-            case 404 -> Problem.of(404, "not-found", "Not found", "There is nothing at this address.");
-            case 405 -> Problem.of(405, "method-not-allowed", "Method not allowed", "This address does not take that method.");
-            case 406 -> Problem.of(406, "not-acceptable", "Not acceptable", "This address answers in application/json only.");
-            case 413 -> Problem.of(413, "payload-too-large", "Payload too large", "The request body is larger than 1 MiB.");
-            case 415 -> Problem.of(415, "unsupported-media-type", "Unsupported media type", "Send the body as application/json.");
-            default -> Problem.of(status, "http-" + status, Response.Status.fromStatusCode(status) == null
-                    ? "Client error" : Response.Status.fromStatusCode(status).getReasonPhrase(), "The request was refused.");
+            case 400 -> Problem.of(ProblemCode.BAD_REQUEST, "The request could not be understood.");
+            case 404 -> Problem.of(ProblemCode.NOT_FOUND, "There is nothing at this address.");
+            case 405 -> Problem.of(ProblemCode.METHOD_NOT_ALLOWED, "This address does not take that method.");
+            case 406 -> Problem.of(ProblemCode.NOT_ACCEPTABLE, "This address answers in application/json only.");
+            case 413 -> Problem.tooLarge(maxBodyBytes);
+            case 415 -> Problem.of(ProblemCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.");
+            default -> Problem.ofStatus(status, Response.Status.fromStatusCode(status) == null
+                    ? "Client error" : Response.Status.fromStatusCode(status).getReasonPhrase());
         };
         Response.ResponseBuilder answer = builder(problem, json);
         if (status == 405) {
@@ -123,28 +127,26 @@ public class ProblemMappers {
     public Response unexpected(Throwable e) {
         if (isUnavailable(e)) {
             LOG.warnf("A backing service failed: %s", e.toString());
-            return builder(Problem.of(503, "service-unavailable", "Service unavailable",
-                    "A backing service is not answering; try again shortly. Nothing was changed."), json)
+            return builder(Problem.of(ProblemCode.SERVICE_UNAVAILABLE, "A backing service is not answering; try again shortly. Nothing was changed."), json)
                     .header("Retry-After", 1).build();
         }
         String incident = UUID.randomUUID().toString();
         LOG.errorf(e, "Unexpected failure, incident %s", incident);
-        return respond(Problem.of(500, "internal-error", "Internal error",
-                "The request failed unexpectedly; quote incident " + incident + " when reporting it.")
+        return respond(Problem.of(ProblemCode.INTERNAL_ERROR, "The request failed unexpectedly; quote incident " + incident + " when reporting it.")
                 .with("incident", incident));
     }
 
     private Response unauthorized() {
-        return builder(Problem.of(401, "unauthorized", "Unauthorized", "Sign in with HTTP Basic credentials."), json)
+        return builder(Problem.of(ProblemCode.UNAUTHORIZED, "Sign in with HTTP Basic credentials."), json)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"orders\"").build();
     }
 
     private static Problem badJson(JsonProcessingException e) {
         if (isSyntaxError(e)) {
-            return Problem.of(400, "malformed-json", "Malformed JSON", "The body is not well-formed JSON.");
+            return Problem.of(ProblemCode.MALFORMED_JSON, "The body is not well-formed JSON.");
         }
         if (e instanceof StreamConstraintsException) {
-            return Problem.of(400, "malformed-json", "Malformed JSON", "The JSON body is nested too deeply or is too large.");
+            return Problem.of(ProblemCode.MALFORMED_JSON, "The JSON body is nested too deeply or is too large.");
         }
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             String field = path(mapping.getPath());
@@ -159,9 +161,9 @@ public class ProblemMappers {
             return Problem.invalid(List.of(new FieldError(field, message)));
         }
         if (e instanceof MismatchedInputException) {
-            return Problem.of(400, "malformed-json", "Malformed JSON", "The body must be a JSON object.");
+            return Problem.of(ProblemCode.MALFORMED_JSON, "The body must be a JSON object.");
         }
-        return Problem.of(400, "malformed-json", "Malformed JSON", "The body is not well-formed JSON.");
+        return Problem.of(ProblemCode.MALFORMED_JSON, "The body is not well-formed JSON.");
     }
 
     /** A syntax error, also when Jackson reports it wrapped with the field it was reading. */

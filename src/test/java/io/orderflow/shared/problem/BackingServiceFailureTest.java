@@ -2,22 +2,26 @@ package io.orderflow.shared.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
 
 import jakarta.ws.rs.core.Response;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.redis.client.impl.types.ErrorType;
 
 /** A Redis connection lost under a request is a backing service failing: 503 with Retry-After, never a 500. */
+@Tag("fast")
 class BackingServiceFailureTest {
 
-    private final ProblemMappers mappers = new ProblemMappers(new ObjectMapper(), "/login", "/login?error=true");
+    private final ProblemMappers mappers = new ProblemMappers(new ObjectMapper(), "/login", "/login?error=true", new MemorySize(BigInteger.valueOf(1024 * 1024)));
 
     @Test
     void aCommandInFlightWhenRedisWentAwayIs503() {
