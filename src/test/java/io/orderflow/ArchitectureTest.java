@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsid
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -15,6 +16,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
  * The package graph stays a house the next engineer can live in: each feature package can be read,
  * changed and tested from the ones beneath it, and shared code is beneath them all.
  */
+@Tag("fast")
 class ArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()

@@ -9,9 +9,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * How long a shipped order may wait for delivery before its deadline fires, and how much one firing takes on.
  * Plain properties rather than a mapping: the delivery duration sits directly under {@code orders.}, where
- * a mapping would claim every other feature's settings too. Defaults are in application.properties;
- * the poll interval is read by {@link DeadlineScheduler}, and {@code orders.payment-deadline} by the order
- * store, which sets a created order's payBy.
+ * a mapping would claim every other feature's settings too. The poll interval is read by
+ * {@link DeadlineScheduler}, and {@code orders.payment-deadline} by the order store, which sets a created order's payBy.
  */
 @Singleton
 class DeadlineConfig {
@@ -21,10 +20,10 @@ class DeadlineConfig {
     private final Duration retryFailedAfter;
     private final Duration retryFailedAtMost;
 
-    DeadlineConfig(@ConfigProperty(name = "orders.delivery-confirm-after") Duration deliveryConfirmAfter,
-            @ConfigProperty(name = "orders.deadlines.batch-size") int batchSize,
-            @ConfigProperty(name = "orders.deadlines.retry-failed-after") Duration retryFailedAfter,
-            @ConfigProperty(name = "orders.deadlines.retry-failed-at-most") Duration retryFailedAtMost) {
+    DeadlineConfig(@ConfigProperty(name = "orders.delivery-confirm-after", defaultValue = "14D") Duration deliveryConfirmAfter,
+            @ConfigProperty(name = "orders.deadlines.batch-size", defaultValue = "500") int batchSize,
+            @ConfigProperty(name = "orders.deadlines.retry-failed-after", defaultValue = "1M") Duration retryFailedAfter,
+            @ConfigProperty(name = "orders.deadlines.retry-failed-at-most", defaultValue = "1H") Duration retryFailedAtMost) {
         this.deliveryConfirmAfter = deliveryConfirmAfter;
         this.batchSize = batchSize;
         this.retryFailedAfter = retryFailedAfter;

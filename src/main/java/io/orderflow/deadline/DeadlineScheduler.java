@@ -41,7 +41,7 @@ public class DeadlineScheduler {
     private ScheduledExecutorService thread;
 
     public DeadlineScheduler(DeadlineService deadlines, DeadlineConfig config, MeterRegistry metrics,
-            @ConfigProperty(name = "orders.deadlines.poll-interval") Duration pollInterval,
+            @ConfigProperty(name = "orders.deadlines.poll-interval", defaultValue = "250MS") Duration pollInterval,
             @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean enabled) {
         this.deadlines = deadlines;
         this.batchSize = config.batchSize();

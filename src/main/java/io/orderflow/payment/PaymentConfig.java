@@ -25,7 +25,7 @@ public interface PaymentConfig {
     String defaultMethod();
 
     /** The payment methods the order page offers (a choice only when there are several, as in dev and demo). */
-    @WithDefault("pm_card_visa")
+    @WithDefault("${orders.payments.default-method}")
     List<String> offeredMethods();
 
     /**

@@ -9,7 +9,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
 import io.orderflow.shared.downstream.Backoff;
+import io.orderflow.shared.downstream.DownstreamConfig;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.faulttolerance.api.CustomBackoffStrategy;
 
 /**
@@ -35,7 +37,7 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
         Config config = ConfigProvider.getConfig();
         Retry declared = PaymentGateway.class.getAnnotation(Retry.class);
         this.initialDelay = Math.max(1, initialDelayInMillis);
-        this.maxDelay = config.getOptionalValue("orders.downstream.max-delay", Duration.class).map(Duration::toMillis).orElse(5_000L);
+        this.maxDelay = config.unwrap(SmallRyeConfig.class).getConfigMapping(DownstreamConfig.class).maxDelay().toMillis();
         this.budget = Duration.of(config.getOptionalValue(OVERRIDES + "maxDuration", Long.class).orElse(declared.maxDuration()),
                 config.getOptionalValue(OVERRIDES + "durationUnit", ChronoUnit.class).orElse(declared.durationUnit())).toMillis();
     }

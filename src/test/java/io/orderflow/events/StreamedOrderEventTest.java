@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +13,7 @@ import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 
 /** What a customer is told of an order event, read as the stream carries it. */
+@Tag("fast")
 class StreamedOrderEventTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Which request bodies count as the same request for an Idempotency-Key. */
+@Tag("fast")
 class RequestFingerprintTest {
 
     @Test

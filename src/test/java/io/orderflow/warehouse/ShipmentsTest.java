@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import io.orderflow.shared.JsonSettings;
 import io.orderflow.shared.StoredJson;
 
 /** A shipment waiting in the outbox is delivered by whichever version of the service runs next. */
+@Tag("fast")
 class ShipmentsTest {
 
     @Test

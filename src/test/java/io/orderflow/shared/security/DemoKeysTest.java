@@ -14,6 +14,7 @@ import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  * A demo is open to the internet: the keys committed for dev and test (session key, JWT key pair, sandbox
  * API key) are public, so the demo profile generates its own once and keeps them, or takes the environment's.
  */
+@Tag("fast")
 class DemoKeysTest {
 
     private static final Path APPLICATION_PROPERTIES = Path.of("src/main/resources/application.properties");
