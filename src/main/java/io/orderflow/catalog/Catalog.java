@@ -101,7 +101,7 @@ public class Catalog {
             throw new ProblemException(Problem.of(ProblemCode.PRODUCT_EXISTS, "There is already a product " + product.sku() + "; change it with PUT /products/" + product.sku() + "."));
         }
         ProductView created = ProductView.of(Product.findById(product.sku()));
-        keys.keepWithEffect(ProductAnswers.created(created));
+        keys.keepWithEffect(ProductResponses.created(created));
         return created;
     }
 
@@ -133,7 +133,7 @@ public class Catalog {
                 .setParameter("onHandAfter", onHandAfter.get(0))
                 .executeUpdate();
         ProductView adjusted = ProductView.of(Product.findById(sku));
-        keys.keepWithEffect(ProductAnswers.ok(adjusted));
+        keys.keepWithEffect(ProductResponses.ok(adjusted));
         return adjusted;
     }
 

@@ -41,10 +41,10 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 public class ProductResource {
 
     private final Catalog catalog;
-    private final ProductRequests requests;
+    private final ProductRequestValidator requests;
     private final SecurityIdentity identity;
 
-    public ProductResource(Catalog catalog, ProductRequests requests, SecurityIdentity identity) {
+    public ProductResource(Catalog catalog, ProductRequestValidator requests, SecurityIdentity identity) {
         this.catalog = catalog;
         this.requests = requests;
         this.identity = identity;
@@ -86,7 +86,7 @@ public class ProductResource {
     @APIResponse(responseCode = "409", description = "`product-exists`: the sku is taken; `idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public Response create(ProductRequest request) {
-        return ProductAnswers.created(catalog.create(requests.forCreate(request)));
+        return ProductResponses.created(catalog.create(requests.forCreate(request)));
     }
 
     @PUT

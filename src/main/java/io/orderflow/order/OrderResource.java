@@ -75,7 +75,7 @@ public class OrderResource {
     @APIResponse(responseCode = "422", description = "`order-token-reused` or `idempotency-key-reused` with another body")
     public Response create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
             OrderRequest request) {
-        return OrderAnswers.created(orders.create(Caller.of(identity), token, request));
+        return OrderResponses.created(orders.create(Caller.of(identity), token, request));
     }
 
     @POST
@@ -134,7 +134,7 @@ public class OrderResource {
 
     /** The history keeps the canonical key as the command id; these transitions take a key but do not need one. */
     private Response transition(String id, OrderEvent event, IdempotencyKey key) {
-        return OrderAnswers.ok(transitions.apply(Caller.of(identity), OrderAnswers.idOf(id), event, key == null ? null : key.value()));
+        return OrderResponses.ok(transitions.apply(Caller.of(identity), OrderResponses.idOf(id), event, key == null ? null : key.value()));
     }
 
     @GET

@@ -37,7 +37,7 @@ public class OrderService {
 
     private static final Logger LOG = Logger.getLogger(OrderService.class);
 
-    private final OrderRequests requests;
+    private final OrderRequestValidator requests;
     private final OrderTokens tokens;
     private final OrderStore store;
     private final OrderPricing pricing;
@@ -48,7 +48,7 @@ public class OrderService {
     private final StoredJson storedJson;
     private final MeterRegistry metrics;
 
-    public OrderService(OrderRequests requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
+    public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
             StockPrecheck precheck, IdempotencyRecords keys, ObjectMapper json, StoredJson storedJson, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
@@ -136,7 +136,7 @@ public class OrderService {
     OrderView place(Caller caller, String tokenHash, NewOrder request) {
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
         OrderView created = store.insert(caller, tokenHash, request.fingerprint(), priced);
-        keys.keepWithEffect(OrderAnswers.created(new Creation(created, false)));
+        keys.keepWithEffect(OrderResponses.created(new Creation(created, false)));
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return created;
     }

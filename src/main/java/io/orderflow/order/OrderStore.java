@@ -57,11 +57,11 @@ class OrderStore {
 
     private final EntityManager db;
     private final Outbox outbox;
-    private final OrderViews views;
+    private final OrderMapper views;
     /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
     private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, Outbox outbox, OrderViews views,
+    public OrderStore(EntityManager db, Outbox outbox, OrderMapper views,
             @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;

@@ -51,12 +51,12 @@ public class OrderTransitions {
 
     private final EntityManager db;
     private final Lifecycle lifecycle;
-    private final OrderViews views;
+    private final OrderMapper views;
     private final Event<OrderStatusChanges> changes;
     private final IdempotencyRecords keys;
     private final MeterRegistry metrics;
 
-    public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderViews views, Event<OrderStatusChanges> changes, IdempotencyRecords keys,
+    public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderMapper views, Event<OrderStatusChanges> changes, IdempotencyRecords keys,
             MeterRegistry metrics) {
         this.db = db;
         this.keys = keys;
@@ -115,7 +115,7 @@ public class OrderTransitions {
 
     /** The request's Idempotency-Key keeps the answer in the transition's transaction. */
     private Outcome answered(Outcome outcome) {
-        keys.keepWithEffect(OrderAnswers.ok(outcome));
+        keys.keepWithEffect(OrderResponses.ok(outcome));
         return outcome;
     }
 
@@ -156,7 +156,7 @@ public class OrderTransitions {
 
     private Order permitted(Caller caller, Optional<Order> found, OrderEvent event) {
         Order order = found.filter(candidate -> caller.maySee(candidate.customer)).orElseThrow(OrderService::notFound);
-        Set<Actor> actors = OrderViews.actors(caller, order.customer);
+        Set<Actor> actors = OrderMapper.actors(caller, order.customer);
         if (!lifecycle.permits(actors, event)) {
             count(event, "forbidden");
             throw new ProblemException(Problem.of(ProblemCode.FORBIDDEN, "You may not " + event.wireName() + " this order."));

@@ -28,7 +28,7 @@ public record OrderView(UUID id, long orderNumber, OrderStatus status, String cu
 
     public record Step(OrderStatus from, OrderStatus to, String event,
             @Schema(description = "Who moved the order: its customer, staff (never which member) or the system (a deadline)",
-                    enumeration = { OrderViews.CUSTOMER, OrderViews.STAFF, OrderViews.SYSTEM }) String actor,
+                    enumeration = { OrderMapper.CUSTOMER, OrderMapper.STAFF, OrderMapper.SYSTEM }) String actor,
             Instant at) {
     }
 }

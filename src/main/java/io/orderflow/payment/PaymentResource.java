@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeyRequired;
 import io.orderflow.idempotency.IdempotencyKeys;
-import io.orderflow.order.OrderAnswers;
+import io.orderflow.order.OrderResponses;
 import io.orderflow.order.OrderView;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.security.Caller;
@@ -73,6 +73,6 @@ public class PaymentResource {
             String body) throws JsonProcessingException {
         // Read here rather than by type: a pay without a body (and without a Content-Type) is the common case.
         PayRequest request = body == null || body.isBlank() ? null : json.readValue(body, PayRequest.class);
-        return OrderAnswers.ok(payments.pay(Caller.of(identity), OrderAnswers.idOf(id), PayRequest.methodOf(request), key.value()));
+        return OrderResponses.ok(payments.pay(Caller.of(identity), OrderResponses.idOf(id), PayRequest.methodOf(request), key.value()));
     }
 }

@@ -49,7 +49,7 @@ public class SandboxProviders {
     }
 
     /** One page of charges, oldest first, and the cursor of the next page or null. */
-    public record ChargePage(List<Map<String, Object>> items, String next) {
+    public record ListedCharges(List<Map<String, Object>> items, String next) {
     }
 
     static final String DEFAULT_METHOD = "pm_card_visa";
@@ -200,13 +200,13 @@ public class SandboxProviders {
 
     /** Succeeded charges made in [since, until), oldest first, each saying whether it was refunded. */
     @Transactional
-    public ChargePage charges(Instant since, Instant until, long after, int limit) {
+    public ListedCharges charges(Instant since, Instant until, long after, int limit) {
         @SuppressWarnings("unchecked")
         List<Tuple> rows = db.createNativeQuery(LIST_CHARGES, Tuple.class).setParameter("since", since).setParameter("until", until)
                 .setParameter("after", after).setParameter("limit", limit + 1).getResultList();
         List<Tuple> page = rows.subList(0, Math.min(limit, rows.size()));
         String next = rows.size() > limit ? String.valueOf(((Number) page.get(limit - 1).get("id")).longValue()) : null;
-        return new ChargePage(page.stream().map(SandboxProviders::effect).toList(), next);
+        return new ListedCharges(page.stream().map(SandboxProviders::effect).toList(), next);
     }
 
     /** Counts a call that arrived, whatever became of it, with the time it arrived. */

@@ -26,7 +26,7 @@ import io.orderflow.catalog.ProductPage;
 import io.orderflow.catalog.ProductView;
 import io.orderflow.catalog.Stock;
 import io.orderflow.order.CurrentPrice;
-import io.orderflow.order.OrderRequests;
+import io.orderflow.order.OrderRequestValidator;
 import io.orderflow.order.OrderService;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.problem.FieldError;
@@ -82,12 +82,12 @@ public class CheckoutPage {
 
     private final OrderTokens tokens;
     private final OrderService orders;
-    private final OrderRequests requests;
+    private final OrderRequestValidator requests;
     private final Catalog catalog;
     private final Pages pages;
     private final SecurityIdentity identity;
 
-    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequests requests, Catalog catalog, Pages pages,
+    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequestValidator requests, Catalog catalog, Pages pages,
             SecurityIdentity identity) {
         this.tokens = tokens;
         this.orders = orders;
@@ -137,7 +137,7 @@ public class CheckoutPage {
             // The shop's cart prices as for any shopper, staff included: a stale price is shown as changed.
             // Back-office prices are for the API.
             OrderService.Creation created = orders.create(new Caller(Caller.of(identity).name(), false), form.token, cart.request());
-            return Response.seeOther(URI.create(OrderPage.PATH + created.order().id())).build();
+            return Response.seeOther(URI.create(OrderDetailPage.PATH + created.order().id())).build();
         } catch (ProblemException refused) {
             return refusal(refused.problem(), form.token, cart);
         }

@@ -17,12 +17,12 @@ import io.orderflow.shared.problem.ProblemException;
 
 /** Checks staff requests to the catalog completely, naming every wrong field at once, before anything is stored. */
 @ApplicationScoped
-public class ProductRequests {
+public class ProductRequestValidator {
 
     private final Validator validator;
     private final CurrencyConfig currencies;
 
-    public ProductRequests(Validator validator, CurrencyConfig currencies) {
+    public ProductRequestValidator(Validator validator, CurrencyConfig currencies) {
         this.validator = validator;
         this.currencies = currencies;
     }

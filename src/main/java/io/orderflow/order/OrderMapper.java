@@ -16,7 +16,7 @@ import io.orderflow.shared.security.Caller;
 
 /** Renders orders for a caller, with the actions that the order's state and the caller's role allow. */
 @ApplicationScoped
-class OrderViews {
+class OrderMapper {
 
     static final String CUSTOMER = "customer";
     static final String STAFF = "staff";
@@ -25,7 +25,7 @@ class OrderViews {
 
     private final Lifecycle lifecycle;
 
-    public OrderViews(Lifecycle lifecycle) {
+    public OrderMapper(Lifecycle lifecycle) {
         this.lifecycle = lifecycle;
     }
 

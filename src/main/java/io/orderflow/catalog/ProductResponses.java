@@ -4,9 +4,9 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 /** HTTP answers of the endpoints that change a product. */
-final class ProductAnswers {
+final class ProductResponses {
 
-    private ProductAnswers() {
+    private ProductResponses() {
     }
 
     /** 201 with the product and its address. */

@@ -43,7 +43,7 @@ import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
 @Path("/checkout/orders/{id}")
 @FormAuthentication
 @Authenticated
-public class OrderPage {
+public class OrderDetailPage {
 
     static final String PATH = "/checkout/orders/";
 
@@ -70,7 +70,7 @@ public class OrderPage {
     private final Pages pages;
     private final SecurityIdentity identity;
 
-    public OrderPage(OrderService orders, OrderTransitions transitions, PaymentService payments, PaymentConfig paymentConfig, Pages pages, SecurityIdentity identity) {
+    public OrderDetailPage(OrderService orders, OrderTransitions transitions, PaymentService payments, PaymentConfig paymentConfig, Pages pages, SecurityIdentity identity) {
         this.pages = pages;
         this.orders = orders;
         this.transitions = transitions;

@@ -7,9 +7,9 @@ import jakarta.ws.rs.core.Response;
 import io.orderflow.shared.http.Headers;
 
 /** HTTP answers shared by the endpoints that act on an order. */
-public final class OrderAnswers {
+public final class OrderResponses {
 
-    private OrderAnswers() {
+    private OrderResponses() {
     }
 
     /** The order id in a path; anything else is an order that does not exist (404). */

@@ -24,13 +24,13 @@ import io.orderflow.shared.problem.ProblemException;
 
 /** Checks an order request completely, before anything is consumed or stored, and canonicalises it. */
 @ApplicationScoped
-public class OrderRequests {
+public class OrderRequestValidator {
 
     private final Validator validator;
     private final CurrencyConfig config;
     private final ObjectMapper json;
 
-    public OrderRequests(Validator validator, CurrencyConfig config, ObjectMapper json) {
+    public OrderRequestValidator(Validator validator, CurrencyConfig config, ObjectMapper json) {
         this.validator = validator;
         this.config = config;
         this.json = json;
