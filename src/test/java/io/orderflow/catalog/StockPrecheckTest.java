@@ -10,7 +10,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -18,27 +17,20 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.support.Parallel;
+import io.orderflow.support.StockPrecheckOn;
 import io.orderflow.support.TestServers;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.value.SetArgs;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 
 /** With the Redis pre-check on, a counter that is wrong either way may turn buyers away for a moment but never oversells. */
 @QuarkusTest
-@TestProfile(StockPrecheckTest.PrecheckOn.class)
+@TestProfile(StockPrecheckOn.class)
 @WithTestResource(TestServers.class)
 class StockPrecheckTest {
-
-    public static class PrecheckOn implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.stock.precheck.enabled", "true");
-        }
-    }
 
     @Inject
     RedisDataSource redis;
