@@ -2,53 +2,57 @@ package io.orderflow.payment;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
-import io.orderflow.shared.downstream.Backoff;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.downstream.DownstreamConfig;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.quarkus.arc.Arc;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.faulttolerance.api.CustomBackoffStrategy;
 
 /**
- * The waits SmallRye Fault Tolerance takes between attempts at the payment provider: exponential from
- * {@code @Retry(delay)}, doubled per attempt up to {@code orders.downstream.max-delay}, with "equal
- * jitter" (between half and all of that). A provider's Retry-After is obeyed, but never beyond
- * max-delay nor beyond what is left of the call's budget ({@code @Retry(maxDuration)}): Fault Tolerance
- * checks the budget only before an attempt, so an uncapped wait would hold the request past its leases.
- * One instance per call.
+ * The waits SmallRye Fault Tolerance takes between attempts at the payment provider ({@link RetryWaits}):
+ * exponential from {@code @Retry(delay)} up to {@code orders.downstream.max-delay}, a provider's
+ * Retry-After obeyed within that cap, and never beyond what is left of the call's budget
+ * ({@code @Retry(maxDuration)}): Fault Tolerance checks the budget only before an attempt, so an uncapped
+ * wait would hold the request past its leases. Each wait is recorded in {@code orders.payments.retry.wait}
+ * by retry and reason. One instance per call.
  */
 public class RetryAfterBackoff implements CustomBackoffStrategy {
 
+    /** Each wait before a retry, in ms, tagged by the retry it precedes (1 for the first) and why it is that long. */
+    static final String WAIT_METRIC = "orders.payments.retry.wait";
     private static final String OVERRIDES = PaymentGateway.class.getName() + "/Retry/";
 
     private final AtomicInteger retries = new AtomicInteger();
     private final long started = System.nanoTime();
-    private long initialDelay;
-    private long maxDelay;
-    private long budget;
+    private RetryWaits waits;
+    private MeterRegistry metrics;
 
     @Override
     public void init(long initialDelayInMillis) {
         Config config = ConfigProvider.getConfig();
         Retry declared = PaymentGateway.class.getAnnotation(Retry.class);
-        this.initialDelay = Math.max(1, initialDelayInMillis);
-        this.maxDelay = config.unwrap(SmallRyeConfig.class).getConfigMapping(DownstreamConfig.class).maxDelay().toMillis();
-        this.budget = Duration.of(config.getOptionalValue(OVERRIDES + "maxDuration", Long.class).orElse(declared.maxDuration()),
+        long budget = Duration.of(config.getOptionalValue(OVERRIDES + "maxDuration", Long.class).orElse(declared.maxDuration()),
                 config.getOptionalValue(OVERRIDES + "durationUnit", ChronoUnit.class).orElse(declared.durationUnit())).toMillis();
+        waits = new RetryWaits(Math.max(1, initialDelayInMillis),
+                config.unwrap(SmallRyeConfig.class).getConfigMapping(DownstreamConfig.class).maxDelay().toMillis(), budget);
+        metrics = Arc.container().instance(MeterRegistry.class).get();
     }
 
     @Override
     public long nextDelayInMillis(Throwable exception) {
         int retry = retries.getAndIncrement();
-        long delay = exception instanceof DownstreamUnavailableException unavailable && unavailable.retryAfter() != null
-                ? Math.min(unavailable.retryAfter().toMillis(), maxDelay)
-                : Backoff.equalJitter(initialDelay, maxDelay, retry);
-        long remaining = budget - Duration.ofNanos(System.nanoTime() - started).toMillis();
-        return Math.max(0, Math.min(delay, remaining));
+        Duration retryAfter = exception instanceof DownstreamUnavailableException unavailable ? unavailable.retryAfter() : null;
+        RetryWaits.Wait wait = waits.next(retry, retryAfter, Duration.ofNanos(System.nanoTime() - started).toMillis());
+        metrics.summary(WAIT_METRIC, "retry", String.valueOf(retry + 1), "reason", wait.reason().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .record(wait.millis());
+        return wait.millis();
     }
 }

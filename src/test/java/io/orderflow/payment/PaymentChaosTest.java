@@ -5,21 +5,19 @@ import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
+import jakarta.inject.Inject;
+
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.support.Ledger;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
@@ -32,7 +30,8 @@ import io.restassured.response.Response;
 /**
  * 100 orders paid at once while the provider answers half of all calls with 503 and makes a tenth
  * of them outlast the client's 2 s timeout (they complete at the provider 3 s after arriving): every
- * order ends with exactly one charge, and the waits between attempts grow exponentially up to the cap.
+ * order ends with exactly one charge, and the waits Fault Tolerance took between attempts, as the
+ * backoff recorded them, grow exponentially up to the cap ({@link RetryWaitsTest} holds each wait's bounds).
  */
 @QuarkusTest
 @TestProfile(PaymentChaosTest.UnreliableProvider.class)
@@ -63,8 +62,11 @@ class PaymentChaosTest {
         }
     }
 
+    @Inject
+    MeterRegistry metrics;
+
     @Test
-    void everyOrderIsChargedExactlyOnceAndRetriesBackOffExponentially() throws SQLException {
+    void everyOrderIsChargedExactlyOnceAndRetriesBackOffExponentially() {
         List<String> orders = new ArrayList<>();
         for (int i = 0; i < ORDERS; i++) {
             orders.add(newOrder("alice"));
@@ -90,9 +92,9 @@ class PaymentChaosTest {
             overloaded += answer.statusCode() == 503 ? 1 : 0;
             unpaid.add(orders.get(i));
         }
-        Map<Integer, List<Long>> waitsByRetry = waitsAfterFastFailures(orders);
-        LOG.infof("Paid at once: %d of %d (503: %d); waits after a 503 from the provider, by retry: %s", ORDERS - unpaid.size(), ORDERS,
-                overloaded, summary(waitsByRetry));
+        Map<Integer, DistributionSummary> backoffs = backoffsByRetry();
+        LOG.infof("Paid at once: %d of %d (503: %d); backoff waits by retry: %s", ORDERS - unpaid.size(), ORDERS, overloaded,
+                summary(backoffs));
 
         // A client retries the payments that answered 502 or 503; whatever the provider did before, one charge each.
         for (String id : unpaid) {
@@ -105,63 +107,27 @@ class PaymentChaosTest {
             assertThat(Ledger.of(id).charges()).as("charges of %s", id).isEqualTo(1);
         }
 
-        assertThat(waitsByRetry.keySet()).as("retries observed").contains(0, 1, 2);
-        waitsByRetry.forEach((retry, waits) -> {
-            long ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS << retry);
-            // Equal jitter: never less than half the exponential delay (a floor that doubles per retry up to
-            // the cap). The waits are read between the sandbox's records of arrival, so an attempt that queued
-            // for a thread makes the next wait look shorter by as much: the typical wait holds the floor.
-            assertThat(median(waits)).as("median wait before retry %d", retry + 1).isGreaterThanOrEqualTo(ceiling / 2 - 5);
-            // The cap holds for the typical wait: on two busy cores one retry may queue for a worker thread for
-            // seconds before the sandbox records its arrival, but the median stays within the cap plus 1 s, which
-            // an uncapped doubling (3.2 s by the sixth retry) would not.
-            assertThat(median(waits)).as("median wait before retry %d", retry + 1).isLessThanOrEqualTo(MAX_DELAY_MS + 1000);
+        assertThat(backoffs.keySet()).as("retries that backed off").contains(1, 2, 3);
+        backoffs.forEach((retry, waits) -> {
+            long ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS << (retry - 1));
+            // Equal jitter: every wait lies between half and all of the doubled delay, capped; so do their mean and max.
+            assertThat(waits.max()).as("longest wait before retry %d", retry).isLessThanOrEqualTo(ceiling);
+            assertThat(waits.mean()).as("mean wait before retry %d", retry).isBetween(ceiling / 2.0, (double) ceiling);
         });
     }
 
-    /**
-     * From the sandbox's record of calls: the time from a 503 answered at once (not one of the slow
-     * calls the client gave up on) to the next call for the same order, keyed by the retry number it
-     * preceded (0 = before the first retry).
-     */
-    private static Map<Integer, List<Long>> waitsAfterFastFailures(List<String> orders) throws SQLException {
-        Map<Integer, List<Long>> waits = new TreeMap<>();
-        Map<String, List<Object[]>> callsByOrder = new HashMap<>();
-        try (Connection db = TestServers.connect();
-                PreparedStatement query = db.prepareStatement(
-                        "SELECT order_id::text, status, at, answered_at FROM sandbox_calls WHERE kind = 'charge' ORDER BY order_id, at")) {
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    callsByOrder.computeIfAbsent(rows.getString(1), id -> new ArrayList<>())
-                            .add(new Object[] { rows.getInt(2), rows.getTimestamp(3), rows.getTimestamp(4) });
-                }
-            }
-        }
-        for (String id : orders) {
-            List<Object[]> calls = callsByOrder.getOrDefault(id, List.of());
-            for (int i = 0; i + 1 < calls.size(); i++) {
-                Object[] call = calls.get(i);
-                boolean answeredAtOnce = ((Timestamp) call[2]).getTime() - ((Timestamp) call[1]).getTime() < 100;
-                if ((int) call[0] == 503 && answeredAtOnce) {
-                    long wait = ((Timestamp) calls.get(i + 1)[1]).getTime() - ((Timestamp) calls.get(i)[2]).getTime();
-                    waits.computeIfAbsent(i, retry -> new ArrayList<>()).add(wait);
-                }
-            }
-        }
-        return waits;
+    /** The backoff waits Fault Tolerance took, as the backoff recorded them, by the retry they preceded (1 for the first). */
+    private Map<Integer, DistributionSummary> backoffsByRetry() {
+        Map<Integer, DistributionSummary> backoffs = new TreeMap<>();
+        metrics.find(RetryAfterBackoff.WAIT_METRIC).tag("reason", "backoff").summaries()
+                .forEach(summary -> backoffs.put(Integer.parseInt(summary.getId().getTag("retry")), summary));
+        return backoffs;
     }
 
-    private static long median(List<Long> values) {
-        List<Long> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2);
-    }
-
-    private static String summary(Map<Integer, List<Long>> waits) {
+    private static String summary(Map<Integer, DistributionSummary> waits) {
         StringBuilder text = new StringBuilder();
-        waits.forEach((retry, values) -> text.append("\n  retry ").append(retry + 1).append(": n=").append(values.size())
-                .append(" min=").append(values.stream().min(Long::compare).orElse(0L))
-                .append(" median=").append(median(values))
-                .append(" max=").append(values.stream().max(Long::compare).orElse(0L)).append(" ms"));
+        waits.forEach((retry, summary) -> text.append("\n  retry ").append(retry).append(": n=").append(summary.count())
+                .append(String.format(" mean=%.0f max=%.0f ms", summary.mean(), summary.max())));
         return text.toString();
     }
 }
