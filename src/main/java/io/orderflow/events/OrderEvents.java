@@ -14,8 +14,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.order.OrderEventMessage;
 import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.BatchOutboxHandler;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxBacklog;
 import io.orderflow.outbox.OutboxMessage;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.redis.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -33,20 +34,22 @@ public class OrderEvents implements BatchOutboxHandler {
     /** As long as Quarkus's own Redis calls may take (quarkus.redis.timeout), and well within an outbox lease. */
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
 
-    private final Outbox outbox;
+    private final OutboxWriter outbox;
     private final Redis redis;
     private final RedisKeys keys;
     private final String maxLength;
     private final MeterRegistry metrics;
     private final Gauge lag;
 
-    public OrderEvents(Outbox outbox, Redis redis, RedisKeys keys, EventsConfig config, MeterRegistry metrics) {
+    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config,
+            MeterRegistry metrics) {
         this.outbox = outbox;
         this.redis = redis;
         this.keys = keys;
         this.maxLength = Long.toString(config.maxLength());
         this.metrics = metrics;
-        this.lag = Gauge.builder("orders.events.lag", outbox, events -> events.pending(KIND).oldestAgeSeconds(Instant.now())).baseUnit("seconds")
+        this.lag = Gauge.builder("orders.events.lag", outboxBacklog, backlog -> backlog.pending(KIND).oldestAgeSeconds(Instant.now()))
+                .baseUnit("seconds")
                 .description("How long the oldest order event not yet published has waited; 0 when none waits")
                 .strongReference(true).register(metrics);
     }
@@ -60,7 +63,7 @@ public class OrderEvents implements BatchOutboxHandler {
     /** A transition's events, in one statement; a creation's is written by the statement that stores the order. */
     void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
         outbox.enqueueAll(KIND, changes.all().stream().map(OrderEventMessage::of)
-                .map(event -> new Outbox.Message(event.orderId(), event.key(), event)).toList());
+                .map(event -> new OutboxWriter.Message(event.orderId(), event.key(), event)).toList());
     }
 
     @Override

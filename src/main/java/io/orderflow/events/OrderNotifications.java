@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.redis.RedisErrors;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.scheduler.Scheduled;
@@ -70,7 +70,7 @@ public class OrderNotifications {
 
     private final RedisDataSource redis;
     private final OrderEvents events;
-    private final Outbox outbox;
+    private final OutboxWriter outbox;
     private final EntityManager db;
     private final ObjectMapper json;
     private final String consumer = "consumer-" + UUID.randomUUID();
@@ -81,7 +81,7 @@ public class OrderNotifications {
     /** This instance created the group and has not yet queued again what the lost stream held. */
     private volatile boolean redeliveryDue;
 
-    public OrderNotifications(RedisDataSource redis, OrderEvents events, Outbox outbox, EntityManager db, ObjectMapper json,
+    public OrderNotifications(RedisDataSource redis, OrderEvents events, OutboxWriter outbox, EntityManager db, ObjectMapper json,
             EventsConfig config, MeterRegistry metrics) {
         this.redis = redis;
         this.claimAfter = config.claimAfter();

@@ -19,7 +19,7 @@ import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.id.uuid.UuidVersion7Strategy;
 
 import io.orderflow.lifecycle.OrderStatus;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
@@ -56,12 +56,12 @@ class OrderStore {
     private static final String PRUNE_REFUSALS = "DELETE FROM order_tokens WHERE refused_at < :before";
 
     private final EntityManager db;
-    private final Outbox outbox;
+    private final OutboxWriter outbox;
     private final OrderMapper views;
     /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
     private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, Outbox outbox, OrderMapper views,
+    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views,
             @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;

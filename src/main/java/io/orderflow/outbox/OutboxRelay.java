@@ -15,7 +15,6 @@ import jakarta.enterprise.event.TransactionPhase;
 
 import org.jboss.logging.Logger;
 
-import io.orderflow.outbox.Outbox.Lane;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -32,13 +31,15 @@ public class OutboxRelay {
     /** How Quarkus spells a schedule that never runs. */
     private static final Set<String> OFF = Set.of("off", "disabled");
 
-    private final Outbox outbox;
+    private final OutboxDelivery delivery;
+    private final DueScans dueScans;
     private final int batchSize;
     private final boolean enabled;
     private final Map<Lane, Loop> loops = new EnumMap<>(Lane.class);
 
-    public OutboxRelay(Outbox outbox, OutboxConfig config) {
-        this.outbox = outbox;
+    public OutboxRelay(OutboxDelivery delivery, DueScans dueScans, OutboxConfig config) {
+        this.delivery = delivery;
+        this.dueScans = dueScans;
         this.batchSize = config.batchSize();
         this.enabled = !OFF.contains(config.pollInterval().trim().toLowerCase(Locale.ROOT));
         for (Lane lane : Lane.values()) {
@@ -57,7 +58,7 @@ public class OutboxRelay {
      * the commit, and a relay woken by that commit would take it first.
      */
     void committed(@Observes(during = TransactionPhase.AFTER_SUCCESS) MessageQueued queued) {
-        outbox.committed(queued.lane(), queued.due());
+        dueScans.of(queued.lane()).include(queued.due());
         if (enabled && queued.lane() == Lane.BATCHED) {
             loops.get(queued.lane()).wake();
         }
@@ -94,7 +95,7 @@ public class OutboxRelay {
         private void drain() {
             runQueued.set(false);
             try {
-                while (outbox.relay(lane) == batchSize) {
+                while (delivery.relay(lane) == batchSize) {
                     // a full batch may have left more behind it
                 }
             } catch (RuntimeException e) {

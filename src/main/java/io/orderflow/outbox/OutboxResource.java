@@ -42,10 +42,10 @@ public class OutboxResource {
     public record DeadLetter(long id, String kind, String orderId, String key, int attempts, DeliveryError lastError, String createdAt) {
     }
 
-    private final Outbox outbox;
+    private final OutboxDelivery delivery;
 
-    public OutboxResource(Outbox outbox) {
-        this.outbox = outbox;
+    public OutboxResource(OutboxDelivery delivery) {
+        this.delivery = delivery;
     }
 
     @GET
@@ -54,7 +54,7 @@ public class OutboxResource {
             content = @Content(schema = @Schema(implementation = DeadLetter.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
     public List<DeadLetter> list() {
-        return outbox.deadLetters(100).stream()
+        return delivery.deadLetters(100).stream()
                 .map(m -> new DeadLetter(m.id, m.kind, m.orderId.toString(), m.idempotencyKey, m.attempts, DeliveryError.recorded(m),
                         m.createdAt.toString()))
                 .toList();
@@ -72,7 +72,7 @@ public class OutboxResource {
     @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public void retry(@RestPath long id) {
-        if (!outbox.retry(id)) {
+        if (!delivery.retry(id)) {
             throw new ProblemException(Problem.of(ProblemCode.NOT_FOUND, "There is no dead letter " + id + "."));
         }
     }

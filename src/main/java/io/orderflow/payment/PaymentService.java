@@ -22,7 +22,8 @@ import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderStatusChanged;
 import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.order.OrderTransitions;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxDelivery;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.shared.money.Money;
@@ -51,16 +52,18 @@ public class PaymentService {
     private final OrderTransitions transitions;
     private final PaymentStore payments;
     private final PaymentGateway gateway;
-    private final Outbox outbox;
+    private final OutboxWriter outbox;
+    private final OutboxDelivery outboxDelivery;
     private final PaymentConfig config;
     private final MeterRegistry metrics;
 
-    public PaymentService(OrderTransitions transitions, PaymentStore payments, PaymentGateway gateway, Outbox outbox, PaymentConfig config,
-            MeterRegistry metrics) {
+    public PaymentService(OrderTransitions transitions, PaymentStore payments, PaymentGateway gateway, OutboxWriter outbox,
+            OutboxDelivery outboxDelivery, PaymentConfig config, MeterRegistry metrics) {
         this.transitions = transitions;
         this.payments = payments;
         this.gateway = gateway;
         this.outbox = outbox;
+        this.outboxDelivery = outboxDelivery;
         this.config = config;
         this.metrics = metrics;
     }
@@ -160,7 +163,7 @@ public class PaymentService {
 
     /** Tries the refund within the cancelling request, right after its commit; the outbox retries it otherwise. */
     void refundNow(@Observes(during = TransactionPhase.AFTER_SUCCESS) OrderStatusChanges changes) {
-        paidThenCancelled(changes).forEach(change -> outbox.deliverNow(Payment.refundKeyFor(change.orderId())));
+        paidThenCancelled(changes).forEach(change -> outboxDelivery.deliverNow(Payment.refundKeyFor(change.orderId())));
     }
 
     private static Stream<OrderStatusChanged> paidThenCancelled(OrderStatusChanges changes) {
@@ -196,7 +199,7 @@ public class PaymentService {
         try {
             return paid(caller, claim, reference, commandId);
         } catch (ProblemException notPayable) {
-            chargedButNotPaid(claim, reference).ifPresent(outbox::deliverNow);
+            chargedButNotPaid(claim, reference).ifPresent(outboxDelivery::deliverNow);
             throw notPayable;
         }
     }

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxBacklog;
 import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.shared.StoredJson;
@@ -39,14 +39,14 @@ public class RefundHandler implements OutboxHandler {
 
     private final PaymentGateway gateway;
     private final PaymentStore payments;
-    private final Outbox outbox;
+    private final OutboxBacklog outbox;
     private final Duration overdueAfter;
     private final StoredJson json;
     private final MeterRegistry metrics;
     private final Gauge overdueGauge;
     private volatile Overdue overdue;
 
-    public RefundHandler(PaymentGateway gateway, PaymentStore payments, Outbox outbox, PaymentConfig config, StoredJson json,
+    public RefundHandler(PaymentGateway gateway, PaymentStore payments, OutboxBacklog outbox, PaymentConfig config, StoredJson json,
             MeterRegistry metrics) {
         this.gateway = gateway;
         this.payments = payments;

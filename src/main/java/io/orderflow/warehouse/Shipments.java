@@ -16,7 +16,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.order.OrderStatusChanged;
 import io.orderflow.order.OrderStatusChanges;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.shared.StoredJson;
@@ -32,12 +32,12 @@ public class Shipments implements OutboxHandler {
 
     static final String KIND = "shipment";
 
-    private final Outbox outbox;
+    private final OutboxWriter outbox;
     private final WarehouseClient warehouse;
     private final EntityManager db;
     private final StoredJson json;
 
-    public Shipments(Outbox outbox, @RestClient WarehouseClient warehouse, EntityManager db, StoredJson json) {
+    public Shipments(OutboxWriter outbox, @RestClient WarehouseClient warehouse, EntityManager db, StoredJson json) {
         this.outbox = outbox;
         this.warehouse = warehouse;
         this.db = db;

@@ -21,7 +21,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxDelivery;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
@@ -60,7 +61,10 @@ class OrderEventRelayTest {
     private static final int EVENTS_PER_ORDER = 100;
 
     @Inject
-    Outbox outbox;
+    OutboxWriter writer;
+
+    @Inject
+    OutboxDelivery delivery;
 
     @Inject
     OrderEvents events;
@@ -107,7 +111,7 @@ class OrderEventRelayTest {
         UUID order = UUID.randomUUID();
         List<String> happened = queue(order, BATCH / 2);
 
-        assertThat(outbox.relay()).isEqualTo(BATCH / 2);
+        assertThat(delivery.relay()).isEqualTo(BATCH / 2);
 
         assertThat(publishedEvents().stream().filter(event -> event.orderId().equals(order)).map(event -> event.eventId().toString()))
                 .containsExactlyElementsOf(happened);
@@ -155,7 +159,7 @@ class OrderEventRelayTest {
     /** Relays until nothing is due; returns how many messages it took. */
     private int relayEverything() {
         int taken = 0;
-        for (int batch = outbox.relay(); batch > 0; batch = outbox.relay()) {
+        for (int batch = delivery.relay(); batch > 0; batch = delivery.relay()) {
             taken += batch;
         }
         return taken;
@@ -167,7 +171,7 @@ class OrderEventRelayTest {
         QuarkusTransaction.requiringNew().run(() -> {
             for (int i = 0; i < count; i++) {
                 UUID eventId = UUID.randomUUID();
-                outbox.enqueue(OrderEvents.KIND, order, "event:" + eventId, readTree(event(eventId, order.toString(), "created")));
+                writer.enqueue(OrderEvents.KIND, order, "event:" + eventId, readTree(event(eventId, order.toString(), "created")));
                 eventIds.add(eventId.toString());
             }
         });

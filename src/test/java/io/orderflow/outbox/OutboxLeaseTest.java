@@ -14,8 +14,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.orderflow.outbox.Outbox.Lease;
-import io.orderflow.outbox.Outbox.Outcome;
+import io.orderflow.outbox.OutboxDelivery.Lease;
+import io.orderflow.outbox.OutboxDelivery.Outcome;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.support.ManualDelivery;
 import io.orderflow.support.Orders;
@@ -38,7 +38,10 @@ class OutboxLeaseTest {
     private static final Duration SHORT_LEASE = Duration.ofMillis(200);
 
     @Inject
-    Outbox outbox;
+    OutboxWriter writer;
+
+    @Inject
+    OutboxDelivery delivery;
 
     @Inject
     OutboxConfig config;
@@ -49,16 +52,16 @@ class OutboxLeaseTest {
     @Test
     void aRelayThatCameTooLateDoesNotAttemptAMessageAnotherTookOver() {
         String key = enqueue();
-        Lease first = outbox.takeByKey(key, SHORT_LEASE);
+        Lease first = delivery.takeByKey(key, SHORT_LEASE);
         assertThat(first.messages()).hasSize(1);
         long id = first.messages().get(0).id;
 
         // The first relay is busy with earlier messages (or died) until its lease lapses; a second relay takes the message.
         Lease second = takenOverOnceLapsed(key);
 
-        assertThat(outbox.attempt(id, first)).isEqualTo(Outcome.TAKEN_OVER);
+        assertThat(delivery.attempt(id, first)).isEqualTo(Outcome.TAKEN_OVER);
         assertThat(handler.attempts(key)).isZero();
-        assertThat(outbox.attempt(id, second)).isEqualTo(Outcome.DELIVERED);
+        assertThat(delivery.attempt(id, second)).isEqualTo(Outcome.DELIVERED);
         assertThat(handler.attempts(key)).isOne();
         assertThat(row(key)).isEqualTo("DELIVERED 1");
     }
@@ -75,13 +78,13 @@ class OutboxLeaseTest {
         }, () -> {
             throw new DownstreamUnavailableException(503, null);
         });
-        Lease first = outbox.takeByKey(key, SHORT_LEASE);
+        Lease first = delivery.takeByKey(key, SHORT_LEASE);
         long id = first.messages().get(0).id;
-        CompletableFuture<Outcome> slowAttempt = CompletableFuture.supplyAsync(() -> outbox.attempt(id, first));
+        CompletableFuture<Outcome> slowAttempt = CompletableFuture.supplyAsync(() -> delivery.attempt(id, first));
         assertThat(attempting.await(10, TimeUnit.SECONDS)).isTrue();
 
         Lease second = takenOverOnceLapsed(key);
-        assertThat(outbox.attempt(id, second)).isEqualTo(Outcome.RETRY);
+        assertThat(delivery.attempt(id, second)).isEqualTo(Outcome.RETRY);
         release.countDown();
 
         assertThat(slowAttempt.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.LEASE_LOST);
@@ -92,12 +95,12 @@ class OutboxLeaseTest {
     /** A second relay's lease on the message, as soon as the first one's has lapsed. */
     private Lease takenOverOnceLapsed(String key) {
         return await().atMost(Duration.ofSeconds(10))
-                .until(() -> outbox.takeByKey(key, config.lease()), lease -> !lease.messages().isEmpty());
+                .until(() -> delivery.takeByKey(key, config.lease()), lease -> !lease.messages().isEmpty());
     }
 
     private String enqueue() {
         String key = "lease-test:" + UUID.randomUUID();
-        QuarkusTransaction.requiringNew().run(() -> outbox.enqueue(ScriptedHandler.KIND, UUID.randomUUID(), key, Map.of()));
+        QuarkusTransaction.requiringNew().run(() -> writer.enqueue(ScriptedHandler.KIND, UUID.randomUUID(), key, Map.of()));
         return key;
     }
 

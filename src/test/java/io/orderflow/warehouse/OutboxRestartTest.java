@@ -11,7 +11,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.orderflow.outbox.Outbox;
+import io.orderflow.outbox.OutboxDelivery;
 import io.orderflow.support.Ledger;
 import io.orderflow.support.ManualDelivery;
 import io.orderflow.support.Orders;
@@ -31,7 +31,7 @@ import io.quarkus.test.junit.TestProfile;
 class OutboxRestartTest {
 
     @Inject
-    Outbox outbox;
+    OutboxDelivery delivery;
 
     @Test
     void pendingShipmentsAreDeliveredOnceWhenRelaysResume() {
@@ -50,7 +50,7 @@ class OutboxRestartTest {
         // Four instances start relaying at the same moment, each until nothing is due.
         Parallel.run(4, () -> {
             int delivered = 0;
-            for (int batch = outbox.relay(); batch > 0; batch = outbox.relay()) {
+            for (int batch = delivery.relay(); batch > 0; batch = delivery.relay()) {
                 delivered += batch;
             }
             return delivered;

@@ -2,10 +2,8 @@ package io.orderflow.outbox;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,10 +12,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
-import jakarta.enterprise.inject.Instance;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
 import jakarta.transaction.Transactional;
@@ -25,21 +20,15 @@ import jakarta.transaction.Transactional;
 import org.hibernate.query.NativeQuery;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.downstream.Backoff;
-import io.quarkus.runtime.Startup;
 
 /**
- * The transactional outbox: messages are written in the transaction of the change that calls for
- * them and delivered after commit, at least once, with persisted exponential backoff and jitter,
- * until they succeed; only the kinds whose handler may give up (see {@link OutboxHandler#mayGiveUp()})
- * are dead-lettered after {@code orders.outbox.max-attempts}. A delivered message moves to
- * {@code outbox_delivered} in the statement that records it, so the outbox holds only work still to
- * do and dead letters.
+ * Delivers the outbox's messages after their transaction committed, at least once, with persisted
+ * exponential backoff and jitter, until they succeed; only the kinds whose handler may give up (see
+ * {@link OutboxHandler#mayGiveUp()}) are dead-lettered after {@code orders.outbox.max-attempts}. A
+ * delivered message moves to {@code outbox_delivered} in the statement that records it, so the outbox
+ * holds only work still to do and dead letters.
  * Messages travel in two lanes by what their handler can do (see {@link Lane}). Several instances may
  * relay at once: a relay takes a batch of one lane's due messages with FOR UPDATE SKIP LOCKED under
  * a lease id. Messages whose handler delivers in batches go out together and are recorded in one
@@ -48,19 +37,11 @@ import io.quarkus.runtime.Startup;
  * and was taken over skips it, and one whose attempt outlasted its lease cannot record the outcome; so
  * no two relays attempt a message at once as long as one attempt takes less than the lease. A relay
  * that died leaves its messages to others when the lease ends.
+ * Each claim and each recorded outcome commits on its own ({@code REQUIRES_NEW}), also when this bean
+ * calls it: ArC intercepts a bean's calls to its own methods unless they are private.
  */
 @ApplicationScoped
-@Startup // its gauges are there from the start
-public class Outbox {
-
-    /**
-     * Messages relayed apart, each lane by its own relay loop, so that events never wait behind a slow
-     * provider: BATCHED, the kinds whose handler delivers many in one quick call, as soon as they are
-     * committed; SINGLE, the others, one provider call at a time.
-     */
-    enum Lane {
-        BATCHED, SINGLE
-    }
+public class OutboxDelivery {
 
     /** Messages one relay run took, under one lease id and length, in the order they were written. */
     record Lease(UUID id, Duration length, List<OutboxMessage> messages) {
@@ -68,21 +49,6 @@ public class Outbox {
 
     /** What a claim took, and when the last of it had fallen due (null when it took nothing). */
     record Claim(Lease lease, Instant lastDue) {
-    }
-
-    /** Undelivered messages of one kind: how many, and when the oldest was written (null when none). */
-    public record Pending(long count, Instant oldest) {
-
-        static final Pending NONE = new Pending(0, null);
-
-        /** How long the oldest has waited, in seconds; 0 when nothing waits. */
-        public double oldestAgeSeconds(Instant now) {
-            return oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toMillis() / 1000.0);
-        }
-    }
-
-    /** Pending messages by kind and the number of dead letters, as counted at one moment. */
-    record Backlog(Map<String, Pending> pending, long dead, Instant countedAt) {
     }
 
     enum Outcome {
@@ -93,17 +59,8 @@ public class Outbox {
         LEASE_LOST
     }
 
-    private static final Logger LOG = Logger.getLogger(Outbox.class);
-    /** Gauges read the backlog at most this often, so a scrape of every gauge costs one query. */
-    private static final Duration BACKLOG_MAX_AGE = Duration.ofSeconds(1);
+    private static final Logger LOG = Logger.getLogger(OutboxDelivery.class);
 
-    // A key that was delivered already is not queued again, like one that is still queued.
-    private static final String ENQUEUE = """
-            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
-            SELECT :kind, m.order_id, m.key, m.payload, 'PENDING', 0, :now, :now
-            FROM unnest(CAST(:orderIds AS uuid[]), CAST(:keys AS varchar[]), CAST(:payloads AS text[])) AS m (order_id, key, payload)
-            WHERE NOT EXISTS (SELECT 1 FROM outbox_delivered WHERE idempotency_key = m.key)
-            ON CONFLICT (idempotency_key) DO NOTHING""";
     // Each claim returns the rows it took and when each had fallen due (the lease overwrites that).
     private static final String TAKE_DUE = """
             UPDATE outbox o SET lease_id = :leaseId, next_attempt_at = :leaseUntil
@@ -135,100 +92,36 @@ public class Outbox {
     private static final String RETRY_DEAD_LETTER = """
             UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id = :id AND status = 'DEAD'
             RETURNING kind""";
-    // Pending rows are counted from where the relays search (see DueScan), each arm on its partial index.
-    private static final String COUNT_BACKLOG = """
-            SELECT kind, status, count(*) AS messages, min(created_at) AS oldest FROM outbox
-            WHERE status = 'PENDING' AND kind IN (:kinds) AND next_attempt_at >= :from GROUP BY kind, status
-            UNION ALL
-            SELECT kind, status, count(*), NULL FROM outbox WHERE status = 'DEAD' GROUP BY kind, status""";
-    private static final String COUNT_WRITTEN_BEFORE = """
-            SELECT count(*) FROM outbox
-            WHERE status = 'PENDING' AND kind = :kind AND next_attempt_at >= :from AND created_at < :writtenBefore""";
 
     private final EntityManager db;
     private final OutboxConfig config;
-    private final Map<String, OutboxHandler> handlers;
-    private final Map<Lane, List<String>> kindsByLane;
-    private final Map<Lane, DueScan> dueScans = new EnumMap<>(Map.of(Lane.BATCHED, new DueScan(), Lane.SINGLE, new DueScan()));
-    private final ObjectMapper json;
+    private final OutboxHandlers handlers;
+    private final DueScans dueScans;
+    private final OutboxWriter writer;
     private final MeterRegistry metrics;
-    private final Event<MessageQueued> queued;
-    private final List<Gauge> gauges = new ArrayList<>();
-    private volatile Backlog backlog;
 
-    public Outbox(EntityManager db, OutboxConfig config, Instance<OutboxHandler> handlers, ObjectMapper json, MeterRegistry metrics,
-            Event<MessageQueued> queued) {
+    OutboxDelivery(EntityManager db, OutboxConfig config, OutboxHandlers handlers, DueScans dueScans, OutboxWriter writer,
+            MeterRegistry metrics) {
         this.db = db;
         this.config = config;
-        this.handlers = handlers.stream().collect(Collectors.toMap(OutboxHandler::kind, handler -> handler));
-        this.kindsByLane = this.handlers.keySet().stream().collect(Collectors.groupingBy(this::laneOf, () -> new EnumMap<>(Lane.class),
-                Collectors.toList()));
-        this.json = json;
+        this.handlers = handlers;
+        this.dueScans = dueScans;
+        this.writer = writer;
         this.metrics = metrics;
-        this.queued = queued;
-        for (String kind : this.handlers.keySet()) {
-            gauges.add(Gauge.builder("orders.outbox.pending", this, outbox -> outbox.pending(kind).count()).tag("kind", kind)
-                    .description("Outbox messages not yet delivered").strongReference(true).register(metrics));
-        }
-        // Only kinds that may give up (shipments) end here; each one is also counted in orders.outbox.deliveries{kind, outcome="dead"}.
-        gauges.add(Gauge.builder("orders.outbox.dead", this, outbox -> outbox.backlog().dead())
-                .description("Outbox messages that gave up and wait for staff to retry them").strongReference(true).register(metrics));
-    }
-
-    /** The registry may outlive this bean (tests restart the app in one JVM): its gauges must not call it then. */
-    @PreDestroy
-    void removeGauges() {
-        gauges.forEach(metrics::remove);
-    }
-
-    /** A message to record: for an order, under its idempotency key. */
-    public record Message(UUID orderId, String idempotencyKey, Object payload) {
-    }
-
-    /** Records a message in the caller's transaction; a second message with the same key is ignored. */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public void enqueue(String kind, UUID orderId, String idempotencyKey, Object payload) {
-        enqueueAll(kind, List.of(new Message(orderId, idempotencyKey, payload)));
-    }
-
-    /** Records messages of one kind in the caller's transaction, in one statement; keys already used are ignored. */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public void enqueueAll(String kind, List<Message> messages) {
-        Instant now = Instant.now();
-        int written = db.createNativeQuery(ENQUEUE).setParameter("kind", kind)
-                .setParameter("orderIds", messages.stream().map(message -> message.orderId().toString()).toArray(String[]::new))
-                .setParameter("keys", messages.stream().map(Message::idempotencyKey).toArray(String[]::new))
-                .setParameter("payloads", messages.stream().map(message -> write(message.payload())).toArray(String[]::new))
-                .setParameter("now", now)
-                .executeUpdate();
-        if (written > 0) {
-            queued.fire(new MessageQueued(laneOf(kind), now));
-        }
-    }
-
-    /** A message's payload as the outbox stores it, for a statement that writes the message beside other rows. */
-    public String payloadOf(Object payload) {
-        return write(payload);
-    }
-
-    /** The caller's transaction wrote a message of this kind, due at this time, with its own statement: relays learn of it on commit. */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public void written(String kind, Instant due) {
-        queued.fire(new MessageQueued(laneOf(kind), due));
     }
 
     /** Delivers one batch of due messages of each lane; returns how many it took. */
     public int relay() {
-        return kindsByLane.keySet().stream().mapToInt(this::relay).sum();
+        return Arrays.stream(Lane.values()).mapToInt(this::relay).sum();
     }
 
     /** Delivers one batch of this lane's due messages; returns how many it took. */
     int relay(Lane lane) {
-        List<String> kinds = kindsByLane.get(lane);
-        if (kinds == null) {
+        List<String> kinds = handlers.kinds(lane);
+        if (kinds.isEmpty()) {
             return 0;
         }
-        DueScan dueScan = dueScans.get(lane);
+        DueScan dueScan = dueScans.of(lane);
         Instant now = Instant.now();
         Instant from = dueScan.start(now);
         Claim claim = takeDue(kinds, from, now, config.lease());
@@ -247,35 +140,17 @@ public class Outbox {
 
     /** Puts a dead letter back in line, with fresh attempts. */
     @Transactional
-    public boolean retry(long id) {
+    boolean retry(long id) {
         Instant now = Instant.now();
         @SuppressWarnings("unchecked")
         List<String> retried = db.createNativeQuery(RETRY_DEAD_LETTER).setParameter("now", now).setParameter("id", id).getResultList();
-        retried.forEach(kind -> queued.fire(new MessageQueued(laneOf(kind), now)));
+        retried.forEach(kind -> writer.written(kind, now));
         return !retried.isEmpty();
     }
 
     @Transactional
-    public List<OutboxMessage> deadLetters(int limit) {
+    List<OutboxMessage> deadLetters(int limit) {
         return OutboxMessage.<OutboxMessage>find("status", OutboxMessage.Status.DEAD).page(0, limit).list();
-    }
-
-    /** Messages of this kind not yet delivered, as counted at most a second ago. */
-    public Pending pending(String kind) {
-        return backlog().pending().getOrDefault(kind, Pending.NONE);
-    }
-
-    /** How many messages of this kind not yet delivered were written before this time; counted from where the relays search, as the backlog. */
-    @Transactional
-    public long pendingWrittenBefore(String kind, Instant writtenBefore) {
-        return ((Number) db.createNativeQuery(COUNT_WRITTEN_BEFORE).setParameter("kind", kind)
-                .setParameter("from", dueScans.get(laneOf(kind)).current()).setParameter("writtenBefore", writtenBefore)
-                .getSingleResult()).longValue();
-    }
-
-    /** A message of this lane, due at this time, was committed: the lane's next search for due messages starts no later. */
-    void committed(Lane lane, Instant due) {
-        dueScans.get(lane).include(due);
     }
 
     /** Claims up to a batch of the messages of these kinds due between these times for this relay. */
@@ -307,7 +182,7 @@ public class Outbox {
     /** Messages whose handler delivers in batches go first, together, since that is quick; then the others one by one. */
     private void deliver(Lease lease) {
         Map<OutboxHandler, List<OutboxMessage>> byHandler = lease.messages().stream()
-                .collect(Collectors.groupingBy(message -> handler(message.kind), LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(message -> handlers.handler(message.kind), LinkedHashMap::new, Collectors.toList()));
         byHandler.forEach((handler, messages) -> {
             if (handler instanceof BatchOutboxHandler batchHandler) {
                 deliverTogether(batchHandler, messages, lease);
@@ -350,7 +225,7 @@ public class Outbox {
         OutboxMessage message = held.get();
         Outcome outcome;
         try {
-            handler(message.kind).deliver(message);
+            handlers.handler(message.kind).deliver(message);
             outcome = delivered(List.of(id), lease) == 1 ? Outcome.DELIVERED : Outcome.LEASE_LOST;
         } catch (RuntimeException e) {
             DeliveryError error = DeliveryError.of(e);
@@ -389,7 +264,7 @@ public class Outbox {
     Outcome failed(OutboxMessage message, Lease lease, DeliveryError error) {
         // The lease keeps every other writer off the row, so the attempts read with it are still current.
         int attempts = message.attempts + 1;
-        boolean lastAttempt = handler(message.kind).mayGiveUp() && attempts >= config.maxAttempts();
+        boolean lastAttempt = handlers.handler(message.kind).mayGiveUp() && attempts >= config.maxAttempts();
         Instant now = Instant.now();
         int recorded = db.createNativeQuery(RECORD_FAILURE)
                 .setParameter("status", (lastAttempt ? OutboxMessage.Status.DEAD : OutboxMessage.Status.PENDING).name())
@@ -404,63 +279,12 @@ public class Outbox {
     }
 
     /** base * 2^(attempts-1), capped, with equal jitter: between half and all of it. */
-    Duration backoff(int attempts) {
+    private Duration backoff(int attempts) {
         return Duration.ofMillis(Backoff.equalJitter(config.baseDelay().toMillis(), config.maxDelay().toMillis(), attempts - 1));
-    }
-
-    private Lane laneOf(String kind) {
-        return handler(kind) instanceof BatchOutboxHandler ? Lane.BATCHED : Lane.SINGLE;
-    }
-
-    private OutboxHandler handler(String kind) {
-        OutboxHandler handler = handlers.get(kind);
-        if (handler == null) {
-            throw new IllegalStateException("No handler for outbox messages of kind " + kind);
-        }
-        return handler;
     }
 
     private void count(String kind, Outcome outcome, int messages) {
         metrics.counter("orders.outbox.deliveries", "kind", kind, "outcome", outcome.name().toLowerCase(Locale.ROOT).replace('_', '-'))
                 .increment(messages);
-    }
-
-    private Backlog backlog() {
-        Backlog counted = backlog;
-        if (counted == null || counted.countedAt().plus(BACKLOG_MAX_AGE).isBefore(Instant.now())) {
-            counted = countBacklog();
-            backlog = counted;
-        }
-        return counted;
-    }
-
-    @Transactional
-    Backlog countBacklog() {
-        Instant now = Instant.now();
-        @SuppressWarnings("unchecked")
-        Instant from = dueScans.values().stream().map(DueScan::current).min(Comparator.naturalOrder()).orElseThrow();
-        List<Object[]> rows = db.createNativeQuery(COUNT_BACKLOG).setParameter("kinds", List.copyOf(handlers.keySet())).setParameter("from", from)
-                .unwrap(NativeQuery.class).addScalar("kind", String.class).addScalar("status", String.class)
-                .addScalar("messages", Long.class).addScalar("oldest", Instant.class)
-                .getResultList();
-        Map<String, Pending> pending = new HashMap<>();
-        long dead = 0;
-        for (Object[] row : rows) {
-            long count = (Long) row[2];
-            if (OutboxMessage.Status.DEAD.name().equals(row[1])) {
-                dead += count;
-            } else {
-                pending.put((String) row[0], new Pending(count, (Instant) row[3]));
-            }
-        }
-        return new Backlog(pending, dead, now);
-    }
-
-    private String write(Object payload) {
-        try {
-            return json.writeValueAsString(payload);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("An outbox payload always serialises", e);
-        }
     }
 }

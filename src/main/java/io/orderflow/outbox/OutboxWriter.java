@@ -1,0 +1,81 @@
+package io.orderflow.outbox;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Writes outbox messages in the transaction of the change that calls for them, to be delivered after
+ * commit (see {@link OutboxDelivery}); the relays learn of each one when its transaction commits.
+ */
+@ApplicationScoped
+public class OutboxWriter {
+
+    // A key that was delivered already is not queued again, like one that is still queued.
+    private static final String ENQUEUE = """
+            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
+            SELECT :kind, m.order_id, m.key, m.payload, 'PENDING', 0, :now, :now
+            FROM unnest(CAST(:orderIds AS uuid[]), CAST(:keys AS varchar[]), CAST(:payloads AS text[])) AS m (order_id, key, payload)
+            WHERE NOT EXISTS (SELECT 1 FROM outbox_delivered WHERE idempotency_key = m.key)
+            ON CONFLICT (idempotency_key) DO NOTHING""";
+
+    private final EntityManager db;
+    private final OutboxHandlers handlers;
+    private final ObjectMapper json;
+    private final Event<MessageQueued> queued;
+
+    OutboxWriter(EntityManager db, OutboxHandlers handlers, ObjectMapper json, Event<MessageQueued> queued) {
+        this.db = db;
+        this.handlers = handlers;
+        this.json = json;
+        this.queued = queued;
+    }
+
+    /** A message to record: for an order, under its idempotency key. */
+    public record Message(UUID orderId, String idempotencyKey, Object payload) {
+    }
+
+    /** Records a message in the caller's transaction; a second message with the same key is ignored. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void enqueue(String kind, UUID orderId, String idempotencyKey, Object payload) {
+        enqueueAll(kind, List.of(new Message(orderId, idempotencyKey, payload)));
+    }
+
+    /** Records messages of one kind in the caller's transaction, in one statement; keys already used are ignored. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void enqueueAll(String kind, List<Message> messages) {
+        Instant now = Instant.now();
+        int written = db.createNativeQuery(ENQUEUE).setParameter("kind", kind)
+                .setParameter("orderIds", messages.stream().map(message -> message.orderId().toString()).toArray(String[]::new))
+                .setParameter("keys", messages.stream().map(Message::idempotencyKey).toArray(String[]::new))
+                .setParameter("payloads", messages.stream().map(message -> payloadOf(message.payload())).toArray(String[]::new))
+                .setParameter("now", now)
+                .executeUpdate();
+        if (written > 0) {
+            written(kind, now);
+        }
+    }
+
+    /** A message's payload as the outbox stores it, for a statement that writes the message beside other rows. */
+    public String payloadOf(Object payload) {
+        try {
+            return json.writeValueAsString(payload);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("An outbox payload always serialises", e);
+        }
+    }
+
+    /** The caller's transaction wrote a message of this kind, due at this time, with its own statement: relays learn of it on commit. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void written(String kind, Instant due) {
+        queued.fire(new MessageQueued(handlers.laneOf(kind), due));
+    }
+}
