@@ -29,7 +29,7 @@ import io.smallrye.config.SmallRyeConfig;
 @ClientHeaderParam(name = "Authorization", value = "{authorization}", required = false)
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
-public interface PaymentProviderClient {
+interface PaymentProviderClient {
 
     @POST
     @Path("charges")

@@ -1,6 +1,5 @@
 package io.orderflow.warehouse;
 
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,17 +7,15 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.persistence.EntityManager;
 
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.order.OrderStatusChanged;
 import io.orderflow.order.OrderStatusChanges;
-import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StoredJson;
 
 /**
@@ -31,13 +28,14 @@ import io.orderflow.shared.StoredJson;
 public class Shipments implements OutboxHandler {
 
     static final String KIND = "shipment";
+    private static final String LINES = "SELECT sku, quantity FROM order_items WHERE order_id = :id ORDER BY line_no";
 
     private final OutboxWriter outbox;
-    private final WarehouseClient warehouse;
+    private final WarehouseGateway warehouse;
     private final EntityManager db;
     private final StoredJson json;
 
-    public Shipments(OutboxWriter outbox, @RestClient WarehouseClient warehouse, EntityManager db, StoredJson json) {
+    public Shipments(OutboxWriter outbox, WarehouseGateway warehouse, EntityManager db, StoredJson json) {
         this.outbox = outbox;
         this.warehouse = warehouse;
         this.db = db;
@@ -50,7 +48,7 @@ public class Shipments implements OutboxHandler {
 
     private void queue(OrderStatusChanged change) {
         @SuppressWarnings("unchecked")
-        List<Object[]> lines = db.createNativeQuery("SELECT sku, quantity FROM order_items WHERE order_id = :id ORDER BY line_no")
+        List<Object[]> lines = db.createNativeQuery(LINES)
                 .setParameter("id", change.orderId()).getResultList();
         ShipmentRequest request = new ShipmentRequest(change.orderId(),
                 lines.stream().map(line -> new ShipmentRequest.Item((String) line[0], ((Number) line[1]).intValue())).toList());
@@ -70,7 +68,6 @@ public class Shipments implements OutboxHandler {
 
     /** One attempt per outbox run; the outbox spaces the attempts out and survives restarts. */
     @Override
-    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     public void deliver(OutboxMessage message) {
         try {
             warehouse.requestShipment(message.idempotencyKey, json.read(message.payload, ShipmentRequest.class));

@@ -23,7 +23,7 @@ import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 @ClientHeaderParam(name = "Authorization", value = "{authorization}", required = false)
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
-public interface WarehouseClient {
+interface WarehouseClient {
 
     @POST
     @Path("shipments")

@@ -24,7 +24,7 @@ class ShipmentsTest {
         ObjectMapper json = new ObjectMapper();
         new JsonSettings().customize(json);
         List<ShipmentRequest> requested = new ArrayList<>();
-        Shipments shipments = new Shipments(null, (key, request) -> requested.add(request), null, new StoredJson(json));
+        Shipments shipments = new Shipments(null, new WarehouseGateway((key, request) -> requested.add(request)), null, new StoredJson(json));
         UUID orderId = UUID.randomUUID();
         OutboxMessage message = new OutboxMessage();
         message.idempotencyKey = "shipment:" + orderId;
