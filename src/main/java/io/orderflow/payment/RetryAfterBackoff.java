@@ -33,7 +33,6 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
     private final AtomicInteger retries = new AtomicInteger();
     private final long started = System.nanoTime();
     private RetryWaits waits;
-    private MeterRegistry metrics;
 
     @Override
     public void init(long initialDelayInMillis) {
@@ -43,7 +42,6 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
                 config.getOptionalValue(OVERRIDES + "durationUnit", ChronoUnit.class).orElse(declared.durationUnit())).toMillis();
         waits = new RetryWaits(Math.max(1, initialDelayInMillis),
                 config.unwrap(SmallRyeConfig.class).getConfigMapping(DownstreamConfig.class).maxDelay().toMillis(), budget);
-        metrics = Arc.container().instance(MeterRegistry.class).get();
     }
 
     @Override
@@ -51,7 +49,9 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
         int retry = retries.getAndIncrement();
         Duration retryAfter = exception instanceof DownstreamUnavailableException unavailable ? unavailable.retryAfter() : null;
         RetryWaits.Wait wait = waits.next(retry, retryAfter, Duration.ofNanos(System.nanoTime() - started).toMillis());
-        metrics.summary(WAIT_METRIC, "retry", String.valueOf(retry + 1), "reason", wait.reason().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+        // Looked up only when a call retries: most calls never do.
+        String reason = wait.reason().name().toLowerCase(Locale.ROOT).replace('_', '-');
+        Arc.container().instance(MeterRegistry.class).get().summary(WAIT_METRIC, "retry", String.valueOf(retry + 1), "reason", reason)
                 .record(wait.millis());
         return wait.millis();
     }

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -145,8 +146,11 @@ public class CheckoutPage {
 
     /** Every answer but an order is the form again, cart kept; the token stays unless it can no longer be used. */
     private Response refusal(Problem problem, String token, Cart cart) {
-        ProblemCode code = ProblemCode.of(problem.code()).orElse(ProblemCode.INTERNAL_ERROR);
-        return switch (code) {
+        Optional<ProblemCode> code = ProblemCode.of(problem.code());
+        if (code.isEmpty()) {
+            return notPlaced(problem, token, cart);
+        }
+        return switch (code.get()) {
             case VALIDATION_FAILED -> page(400, token, cart, invalid(problem, cart), false);
             case PRICE_CHANGED -> {
                 Map<String, String> prices = changedPrices(problem);
@@ -163,8 +167,13 @@ public class CheckoutPage {
             case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithFreshToken(200, cart, Feedback.message(EXPIRED));
             case ORDER_TOKEN_REUSED -> pageWithFreshToken(200, cart, Feedback.message(REUSED));
             case ORDER_TOKEN_IN_USE -> page(200, token, cart, Feedback.message(IN_PROGRESS), false);
-            default -> page(problem.status(), token, cart, Feedback.message(NOT_PLACED), false);
+            default -> notPlaced(problem, token, cart);
         };
+    }
+
+    /** Any other refusal: the form again, saying the order was not placed. */
+    private Response notPlaced(Problem problem, String token, Cart cart) {
+        return page(problem.status(), token, cart, Feedback.message(NOT_PLACED), false);
     }
 
     /** What the form itself shows to be wrong, before the order rules are asked. */

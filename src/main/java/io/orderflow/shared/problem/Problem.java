@@ -55,11 +55,6 @@ public record Problem(String type, String title, int status, String detail, Stri
         return new Problem(type, title, status, detail, code, more);
     }
 
-    /** Whether this is the problem {@code code} names. */
-    public boolean is(ProblemCode code) {
-        return this.code.equals(code.code());
-    }
-
     /** A member that lists values of one type, each checked to be of it; empty when the member is absent. */
     public <T> List<T> listed(String member, Class<T> type) {
         return extensions.get(member) instanceof List<?> values ? values.stream().map(type::cast).toList() : List.of();
