@@ -11,7 +11,6 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -57,8 +56,6 @@ class RefundOutageTest {
     }
 
     private static final String REFUNDS = "/payments/refunds";
-    /** Far more refusals than the outage can use up: it ends when the test ends the script. */
-    private static final Reply[] OUTAGE = Collections.nCopies(10_000, Reply.status(503)).toArray(Reply[]::new);
 
     @Inject
     OutboxConfig outbox;
@@ -78,7 +75,7 @@ class RefundOutageTest {
         String id = newOrder("alice");
         act("alice", id, "pay").then().statusCode(200);
         String key = "refund:" + id;
-        FakeProviders.script(REFUNDS, OUTAGE);
+        FakeProviders.outage(REFUNDS, Reply.status(503));
 
         act("alice", id, "cancel").then().statusCode(200).body("status", equalTo("cancelled"));
 

@@ -1,29 +1,32 @@
 package io.orderflow.support;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.matching.RequestPattern;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * A payment provider and warehouse whose answers a test scripts (e.g. a 429 with Retry-After, then a
- * success), recording every call with its key, arrival time and the status it was answered. Unscripted
+ * A payment provider and warehouse (WireMock) whose answers a test scripts (e.g. a 429 with Retry-After,
+ * then a success), recording every call with its key, arrival time and the status it was answered. Unscripted
  * calls succeed, or go on to a real provider a test names (e.g. the app's sandbox, whose ledger and
  * charge listing then hold what got through). Provider retries start at 20 ms, wait at most 1 s, and
  * give up after 3 s.
@@ -41,22 +44,20 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
     public record Call(String path, String key, Instant at, int status) {
     }
 
-    private static final Map<String, Deque<Reply>> SCRIPTS = new ConcurrentHashMap<>();
-    private static final List<Call> CALLS = new ArrayList<>();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static HttpServer server;
-    private static volatile URI provider;
+    private static final String KEY = "Idempotency-Key";
+    // Scripts come before the answer to unscripted calls; a path's script is the scenario named by the path.
+    private static final int SCRIPTED = 1;
+    private static final int UNSCRIPTED = 10;
+    /** How many answers each path's script has been given: the next one follows the state they leave. */
+    private static final Map<String, Integer> SCRIPT_LENGTHS = new ConcurrentHashMap<>();
+    private static WireMockServer server;
 
     @Override
     public Map<String, String> start() {
-        try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        server.createContext("/", FakeProviders::answer);
+        server = new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort());
         server.start();
-        String base = "http://127.0.0.1:" + server.getAddress().getPort();
+        clearScripts();
+        String base = server.baseUrl();
         return Map.of(
                 "quarkus.rest-client.payment-provider.url", base + "/payments",
                 "quarkus.rest-client.warehouse.url", base + "/warehouse",
@@ -71,17 +72,31 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        server.stop(0);
+        server.stop();
     }
 
     /** The next answers at a path such as {@code /payments/charges}; afterwards calls succeed again. */
     public static void script(String path, Reply... replies) {
-        SCRIPTS.computeIfAbsent(path, p -> new ArrayDeque<>()).addAll(List.of(replies));
+        int given = SCRIPT_LENGTHS.getOrDefault(path, 0);
+        for (Reply reply : replies) {
+            server.stubFor(any(urlPathEqualTo(path)).atPriority(SCRIPTED)
+                    .inScenario(path).whenScenarioStateIs(given == 0 ? Scenario.STARTED : "answered " + given)
+                    .willSetStateTo("answered " + ++given)
+                    .willReturn(answer(reply)));
+        }
+        SCRIPT_LENGTHS.put(path, given);
+    }
+
+    /** Every call at this path gets this answer until {@link #endScript}: an outage that lasts as long as the test wants. */
+    public static void outage(String path, Reply reply) {
+        // In the path's scenario but in no state of it, so that endScript ends it with the script.
+        server.stubFor(any(urlPathEqualTo(path)).atPriority(SCRIPTED).inScenario(path).willReturn(answer(reply)));
     }
 
     /** Calls at this path are answered as if its script had run out: the provider is back. */
     public static void endScript(String path) {
-        SCRIPTS.remove(path);
+        server.getStubMappings().stream().filter(stub -> path.equals(stub.getScenarioName())).forEach(server::removeStub);
+        SCRIPT_LENGTHS.remove(path);
     }
 
     /**
@@ -89,71 +104,35 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
      * app's sandbox ({@code /payments/refunds} goes to {@code .../sandbox/payments/refunds}), and its answers come back.
      */
     public static void forwardTo(URI realProvider) {
-        provider = realProvider;
+        server.stubFor(any(anyUrl()).atPriority(UNSCRIPTED).willReturn(aResponse().proxiedFrom(realProvider.toString())));
     }
 
     /** Calls succeed here again, unscripted and not forwarded. */
     public static void clearScripts() {
-        SCRIPTS.clear();
-        provider = null;
+        server.resetMappings();
+        SCRIPT_LENGTHS.clear();
+        server.stubFor(any(anyUrl()).atPriority(UNSCRIPTED).willReturn(answer(Reply.status(201))));
     }
 
+    /** In the order they arrived; the journal holds each call with its answer before the answer leaves. */
     public static List<Call> calls(String path, String key) {
-        synchronized (CALLS) {
-            return CALLS.stream().filter(call -> call.path().equals(path) && key.equals(call.key())).toList();
-        }
+        RequestPattern pattern = anyRequestedFor(urlPathEqualTo(path)).withHeader(KEY, equalTo(key)).build();
+        List<ServeEvent> events = new ArrayList<>(server.getAllServeEvents());
+        Collections.reverse(events); // the journal lists the latest first
+        return events.stream().filter(event -> pattern.match(event.getRequest()).isExactMatch())
+                .map(event -> new Call(path, key, event.getRequest().getLoggedDate().toInstant(), event.getResponse().getStatus()))
+                .toList();
     }
 
-    private static void answer(HttpExchange exchange) throws IOException {
-        Instant at = Instant.now();
-        String path = exchange.getRequestURI().getPath();
-        String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
-        byte[] request = exchange.getRequestBody().readAllBytes();
-        Deque<Reply> script = SCRIPTS.get(path);
-        Reply reply;
-        synchronized (FakeProviders.class) {
-            reply = script == null ? null : script.poll();
+    private static ResponseDefinitionBuilder answer(Reply reply) {
+        ResponseDefinitionBuilder answer = aResponse().withStatus(reply.status()).withHeader("Content-Type", "application/json");
+        reply.headers().forEach(answer::withHeader);
+        if (reply.status() >= 300) {
+            return answer.withBody("{\"status\":\"refused\"}");
         }
-        URI forwardTo = provider;
-        Answer answer = reply == null && forwardTo != null ? forward(exchange, request, forwardTo) : answer(reply == null ? Reply.status(201) : reply, key);
-        // Recorded before the answer leaves: a test that got its own answer finds every call behind it.
-        synchronized (CALLS) {
-            CALLS.add(new Call(path, key, at, answer.status()));
-        }
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
-        exchange.sendResponseHeaders(answer.status(), answer.body().length == 0 ? -1 : answer.body().length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(answer.body());
-        }
-    }
-
-    private record Answer(int status, Map<String, String> headers, byte[] body) {
-    }
-
-    private static Answer answer(Reply reply, String key) {
-        String body = reply.status() < 300 ? "{\"reference\":\"fake-" + key + "\",\"key\":\"" + key + "\",\"status\":\"succeeded\"}"
-                : "{\"status\":\"refused\"}";
-        return new Answer(reply.status(), reply.headers(), body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Passes the call on with its method, query, key and body; the real provider's answer. */
-    private static Answer forward(HttpExchange exchange, byte[] request, URI forwardTo) throws IOException {
-        HttpRequest.Builder call = HttpRequest.newBuilder(URI.create(forwardTo + exchange.getRequestURI().toString()))
-                .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(request));
-        for (String header : List.of("Idempotency-Key", "Content-Type", "Accept", "Authorization")) {
-            String value = exchange.getRequestHeaders().getFirst(header);
-            if (value != null) {
-                call.header(header, value);
-            }
-        }
-        try {
-            HttpResponse<byte[]> answer = HTTP.send(call.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Answer(answer.statusCode(), answer.headers().firstValue("Retry-After").map(after -> Map.of("Retry-After", after)).orElse(Map.of()),
-                    answer.body());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
+        // Lookups and voids carry no key: their answer names the key null.
+        String key = "{{{val request.headers.Idempotency-Key or='null'}}}";
+        return answer.withBody("{\"reference\":\"fake-" + key + "\",\"key\":\"" + key + "\",\"status\":\"succeeded\"}")
+                .withTransformers("response-template");
     }
 }
