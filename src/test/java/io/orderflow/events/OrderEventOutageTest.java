@@ -6,38 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.PrivateRedis;
+import io.orderflow.support.RedisOutages;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** Redis is down for longer than the outbox's attempts budget: an order event waits in line and is published once Redis is back. */
 @QuarkusTest
-@TestProfile(OrderEventOutageTest.SmallAttemptsBudget.class)
+@TestProfile(RedisOutages.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(PrivateRedis.class)
 class OrderEventOutageTest {
-
-    private static final int MAX_ATTEMPTS = 3;
-
-    /** Three attempts, the first retry after 20 ms and none more than 200 ms after the one before. */
-    public static class SmallAttemptsBudget implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "orders.outbox.max-attempts", Integer.toString(MAX_ATTEMPTS),
-                    "orders.outbox.base-delay", "20ms",
-                    "orders.outbox.max-delay", "200ms",
-                    "orders.outbox.poll-interval", "100ms");
-        }
-    }
 
     @Test
     void anEventWrittenWhileRedisIsDownPastTheAttemptsBudgetIsPublishedOnceItIsBack() {
@@ -50,7 +35,7 @@ class OrderEventOutageTest {
             // Without an Idempotency-Key: the cancel itself needs PostgreSQL only.
             as("alice").post("/orders/{id}/cancel", id).then().statusCode(200);
             key = Orders.value("SELECT idempotency_key FROM outbox WHERE kind = ? AND order_id = ?", OrderEvents.KIND, id);
-            await().atMost(Duration.ofSeconds(20)).until(() -> attempts(key) > MAX_ATTEMPTS || "DEAD".equals(status(key)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> attempts(key) > RedisOutages.MAX_ATTEMPTS || "DEAD".equals(status(key)));
             assertThat(status(key)).as("an order event past the attempts budget").isEqualTo("PENDING");
         } finally {
             PrivateRedis.startServer();

@@ -1,5 +1,10 @@
 package io.orderflow.login;
 
+import static io.orderflow.support.SignInBehindProxy.MAX_DELAY;
+import static io.orderflow.support.SignInBehindProxy.PER_ADDRESS;
+import static io.orderflow.support.SignInBehindProxy.PER_USER_AND_ADDRESS;
+import static io.orderflow.support.SignInBehindProxy.SLOW_DOWN_AFTER;
+import static io.orderflow.support.SignInBehindProxy.WINDOW;
 import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +23,6 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,12 +32,13 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.support.SignInBehindProxy;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.UserStoreProxy;
 import io.orderflow.support.Users;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
 import io.restassured.response.Response;
@@ -48,30 +53,10 @@ import io.restassured.response.Response;
  * behind a proxy the tests may cut.
  */
 @QuarkusTest
-@TestProfile(SignInThrottlingTest.SmallLimits.class)
+@TestProfile(SignInBehindProxy.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(UserStoreProxy.class)
 class SignInThrottlingTest {
-
-    private static final int PER_USER_AND_ADDRESS = 3;
-    private static final int PER_ADDRESS = 6;
-    private static final int SLOW_DOWN_AFTER = 3;
-    private static final Duration MAX_DELAY = Duration.ofSeconds(1);
-    /** Long enough for a test's requests on a busy machine, short enough to wait out. */
-    private static final Duration WINDOW = Duration.ofSeconds(8);
-
-    public static class SmallLimits implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.login.max-failures-per-user-and-address", String.valueOf(PER_USER_AND_ADDRESS),
-                    "orders.login.max-failures-per-address", String.valueOf(PER_ADDRESS),
-                    "orders.login.slow-down-after", String.valueOf(SLOW_DOWN_AFTER),
-                    "orders.login.max-delay", MAX_DELAY.toMillis() + "MS",
-                    "orders.login.window", WINDOW.toSeconds() + "S",
-                    "quarkus.http.proxy.proxy-address-forwarding", "true",
-                    "quarkus.http.proxy.allow-x-forwarded", "true");
-        }
-    }
 
     @Inject
     MeterRegistry metrics;

@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.support.PrivateRedis;
+import io.orderflow.support.RedisOutages;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
 import io.restassured.response.Response;
 
@@ -26,6 +28,7 @@ import io.restassured.response.Response;
  * skipped checks are counted; no sign-in turns into a 500. The pages' sessions fail closed.
  */
 @QuarkusTest
+@TestProfile(RedisOutages.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(PrivateRedis.class)
 class SignInWithoutRedisTest {

@@ -15,12 +15,15 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.PrivateRedis;
+import io.orderflow.support.RedisOutages;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 
 /** Redis stops and comes back empty: clients get 503 problems meanwhile, never a 500, and then carry on. */
 @QuarkusTest
+@TestProfile(RedisOutages.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(PrivateRedis.class)
 class RedisOutageTest {

@@ -8,27 +8,21 @@ import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.SignInBehindProxy;
 import io.orderflow.support.SignInForm;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.UserStoreProxy;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 
 /** Behind a TLS-terminating proxy that is trusted to say so, a request it received over HTTPS gets Secure cookies. */
 @QuarkusTest
-@TestProfile(ForwardedHttpsCookieTest.BehindProxy.class)
+@TestProfile(SignInBehindProxy.class)
 @WithTestResource(TestServers.class)
+@WithTestResource(UserStoreProxy.class)
 class ForwardedHttpsCookieTest {
-
-    /** The proxy settings the README gives for a deployment behind a proxy. */
-    public static class BehindProxy implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.http.proxy.proxy-address-forwarding", "true", "quarkus.http.proxy.allow-x-forwarded", "true");
-        }
-    }
 
     @Test
     void cookiesAreSecureWhenTheProxyReceivedTheRequestOverHttps() {

@@ -1,4 +1,4 @@
-package io.orderflow.login;
+package io.orderflow.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.orderflow.support.TestServers;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
