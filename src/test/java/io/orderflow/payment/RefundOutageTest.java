@@ -12,7 +12,6 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -29,8 +28,6 @@ import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 
 /**
@@ -40,20 +37,9 @@ import io.restassured.RestAssured;
  * while the test says so.
  */
 @QuarkusTest
-@TestProfile(RefundOutageTest.RefundsSoonOverdue.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(FakeProviders.class)
 class RefundOutageTest {
-
-    /** A refund is overdue after a moment, and attempts come at most 200 ms apart, so an outage past the budget takes about a second. */
-    public static class RefundsSoonOverdue implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "orders.payments.refund-overdue-after", "300ms",
-                    "orders.outbox.max-delay", "200ms");
-        }
-    }
 
     private static final String REFUNDS = "/payments/refunds";
 

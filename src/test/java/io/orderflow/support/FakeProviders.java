@@ -29,7 +29,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * then a success), recording every call with its key, arrival time and the status it was answered. Unscripted
  * calls succeed, or go on to a real provider a test names (e.g. the app's sandbox, whose ledger and
  * charge listing then hold what got through). Provider retries start at 20 ms, wait at most 1 s, and
- * give up after 3 s.
+ * give up after 3 s; outbox attempts come at most 200 ms apart, three to a budget, so an outage past the
+ * budget takes about a second; a refund is overdue after 300 ms.
  */
 public class FakeProviders implements QuarkusTestResourceLifecycleManager {
 
@@ -58,16 +59,18 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
         server.start();
         clearScripts();
         String base = server.baseUrl();
-        return Map.of(
-                "quarkus.rest-client.payment-provider.url", base + "/payments",
-                "quarkus.rest-client.warehouse.url", base + "/warehouse",
-                "io.orderflow.payment.PaymentGateway/Retry/delay", "20",
-                "io.orderflow.payment.PaymentGateway/Retry/maxDuration", "3000",
-                "io.orderflow.payment.PaymentGateway/Retry/durationUnit", "MILLIS",
-                "orders.downstream.max-delay", "1s",
-                "orders.outbox.base-delay", "20ms",
-                "orders.outbox.max-attempts", "3",
-                "orders.outbox.poll-interval", "100ms");
+        return Map.ofEntries(
+                Map.entry("quarkus.rest-client.payment-provider.url", base + "/payments"),
+                Map.entry("quarkus.rest-client.warehouse.url", base + "/warehouse"),
+                Map.entry("io.orderflow.payment.PaymentGateway/Retry/delay", "20"),
+                Map.entry("io.orderflow.payment.PaymentGateway/Retry/maxDuration", "3000"),
+                Map.entry("io.orderflow.payment.PaymentGateway/Retry/durationUnit", "MILLIS"),
+                Map.entry("orders.downstream.max-delay", "1s"),
+                Map.entry("orders.outbox.base-delay", "20ms"),
+                Map.entry("orders.outbox.max-delay", "200ms"),
+                Map.entry("orders.outbox.max-attempts", "3"),
+                Map.entry("orders.outbox.poll-interval", "100ms"),
+                Map.entry("orders.payments.refund-overdue-after", "300ms"));
     }
 
     @Override
