@@ -94,14 +94,4 @@ public class Payment extends PanacheEntityBase {
     public static String keyFor(UUID orderId, int attempt) {
         return "payment:" + orderId + ":" + attempt;
     }
-
-    /** The key of the refund of the charge that paid an order (or landed after it was cancelled). */
-    public static String refundKeyFor(UUID orderId) {
-        return "refund:" + orderId;
-    }
-
-    /** The key of the refund of any further charge of an order, which no order of ours asked for. */
-    public static String strayRefundKeyFor(String chargeKey) {
-        return "refund:" + chargeKey;
-    }
 }

@@ -54,18 +54,18 @@ public class PaymentReconciliation {
 
     private final PaymentGateway gateway;
     private final PaymentStore payments;
-    private final PaymentService service;
+    private final Refunds refunds;
     private final OrderTransitions orders;
     private final PaymentConfig config;
     private final EntityManager db;
     private final StoredJson json;
     private final MeterRegistry metrics;
 
-    public PaymentReconciliation(PaymentGateway gateway, PaymentStore payments, PaymentService service, OrderTransitions orders,
-            PaymentConfig config, EntityManager db, StoredJson json, MeterRegistry metrics) {
+    PaymentReconciliation(PaymentGateway gateway, PaymentStore payments, Refunds refunds, OrderTransitions orders, PaymentConfig config,
+            EntityManager db, StoredJson json, MeterRegistry metrics) {
         this.gateway = gateway;
         this.payments = payments;
-        this.service = service;
+        this.refunds = refunds;
         this.orders = orders;
         this.config = config;
         this.db = db;
@@ -161,8 +161,7 @@ public class PaymentReconciliation {
         metrics.counter("orders.reconciliation.mismatches", "kind", kind).increment();
         String action = "none: the payment says refunded";
         if (!kind.equals("refund-not-at-provider")) {
-            service.queueRefund(Payment.strayRefundKeyFor(charge.key()),
-                    new RefundRequest(charge.orderId(), charge.amount(), charge.currency(), charge.reference()));
+            refunds.queueStray(charge);
             action = "refund queued";
         }
         mismatches.add(new Mismatch(kind, charge.key(), charge.reference(), charge.orderId(), charge.amount(), charge.currency(), action));

@@ -1,15 +1,11 @@
 package io.orderflow.payment;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.TransactionPhase;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.ProcessingException;
 
@@ -19,11 +15,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
-import io.orderflow.order.OrderStatusChanged;
-import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.order.OrderTransitions;
-import io.orderflow.outbox.OutboxDelivery;
-import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.shared.money.Money;
@@ -37,14 +29,12 @@ import io.orderflow.shared.security.Caller;
  * concurrent pay finds the claim and never calls the provider), the provider is called with the
  * attempt's key however often it is retried, and the successful charge and created -> paid commit
  * together. An unknown outcome is settled only by a certain answer: the same call re-sent with the
- * same key, the provider's lookup, or a void of the key. A charge that lands for an order that was
- * cancelled meanwhile is refunded.
+ * same key, or {@link PaymentRecovery}'s lookup or void of the key. A charge that lands for an order
+ * that was cancelled meanwhile is refunded through {@link Refunds}.
  */
 @ApplicationScoped
 public class PaymentService {
 
-    static final String REFUND = "refund";
-    private static final String RECOVERY = "recovery";
     /** How often a pay looks for an attempt of its own while others keep failing theirs, before it answers 409. */
     private static final int MAX_LOOKS = 3;
     private static final Logger LOG = Logger.getLogger(PaymentService.class);
@@ -52,18 +42,16 @@ public class PaymentService {
     private final OrderTransitions transitions;
     private final PaymentStore payments;
     private final PaymentGateway gateway;
-    private final OutboxWriter outbox;
-    private final OutboxDelivery outboxDelivery;
+    private final Refunds refunds;
     private final PaymentConfig config;
     private final MeterRegistry metrics;
 
-    public PaymentService(OrderTransitions transitions, PaymentStore payments, PaymentGateway gateway, OutboxWriter outbox,
-            OutboxDelivery outboxDelivery, PaymentConfig config, MeterRegistry metrics) {
+    PaymentService(OrderTransitions transitions, PaymentStore payments, PaymentGateway gateway, Refunds refunds, PaymentConfig config,
+            MeterRegistry metrics) {
         this.transitions = transitions;
         this.payments = payments;
         this.gateway = gateway;
-        this.outbox = outbox;
-        this.outboxDelivery = outboxDelivery;
+        this.refunds = refunds;
         this.config = config;
         this.metrics = metrics;
     }
@@ -107,69 +95,6 @@ public class PaymentService {
         }
     }
 
-    /**
-     * Settles an attempt whose outcome is unknown (its request gave up on the provider, or died), by
-     * a certain answer of the provider and never by charging: while the order still awaits payment and
-     * the provider may still be executing the charge, its lookup; once the order no longer wants the
-     * charge, or past the processing horizon, a void of the key. Charged means paid (or refunded if the
-     * order was cancelled meanwhile); voided or declined means failed, so that a later pay starts a new
-     * attempt; no answer yet means ask again at the next run.
-     */
-    public void settle(long paymentId) {
-        Optional<PaymentClaim> taken = payments.claimToCheck(paymentId);
-        if (taken.isEmpty()) {
-            return;
-        }
-        PaymentClaim claim = taken.get();
-        OrderTransitions.Snapshot order = transitions.snapshot(claim.orderId());
-        boolean mayStillLand = order.status() == OrderStatus.CREATED
-                && Instant.now().isBefore(claim.sentAt().plus(config.processingHorizon()));
-        Optional<ProviderCharge> answer;
-        try {
-            answer = mayStillLand ? gateway.findCharge(claim.key()) : Optional.of(gateway.voidCharge(claim.key(), claim.orderId()));
-        } catch (RuntimeException noAnswer) {
-            payments.release(claim, Instant.now());
-            count("unknown");
-            LOG.infof("Payment %s is still unknown: %s", claim.key(), noAnswer.toString());
-            return;
-        }
-        if (answer.isPresent() && answer.get().charged()) {
-            try {
-                complete(new Caller(order.customer(), false), claim, answer.get().reference(), RECOVERY);
-            } catch (ProblemException cancelledMeanwhile) {
-                // the charge is recorded and its refund queued
-            } catch (ClaimLostException e) {
-                return;
-            }
-            count("recovered-charged");
-        } else if (answer.isPresent() && answer.get().notCharged()) {
-            payments.failed(claim, answer.get().status());
-            count("recovered-not-charged");
-        } else {
-            payments.release(claim, Instant.now());
-            count("unknown");
-        }
-    }
-
-    /** A paid order that is cancelled gets its money back, exactly once, through the outbox. */
-    void refundOnCancel(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
-        paidThenCancelled(changes).forEach(change -> {
-            Payment payment = payments.charged(change.orderId())
-                    .orElseThrow(() -> new IllegalStateException("A paid order has a successful payment: " + change.orderId()));
-            queueRefund(Payment.refundKeyFor(change.orderId()), refundOf(payment.orderId, payment.amount, payment.currency,
-                    payment.channelTransactionId));
-        });
-    }
-
-    /** Tries the refund within the cancelling request, right after its commit; the outbox retries it otherwise. */
-    void refundNow(@Observes(during = TransactionPhase.AFTER_SUCCESS) OrderStatusChanges changes) {
-        paidThenCancelled(changes).forEach(change -> outboxDelivery.deliverNow(Payment.refundKeyFor(change.orderId())));
-    }
-
-    private static Stream<OrderStatusChanged> paidThenCancelled(OrderStatusChanges changes) {
-        return changes.by(OrderEvent.CANCEL).filter(change -> change.from() == OrderStatus.PAID);
-    }
-
     private ProviderCharge charge(PaymentClaim claim) {
         ChargeRequest call = new ChargeRequest(claim.orderId(), Money.format(claim.amount(), claim.currency()), claim.currency(),
                 claim.paymentMethod());
@@ -195,11 +120,12 @@ public class PaymentService {
         }
     }
 
-    private OrderTransitions.Outcome complete(Caller caller, PaymentClaim claim, String reference, String commandId) {
+    /** Records a certain charge of the attempt and pays its order; a charge the order no longer wants goes back. */
+    OrderTransitions.Outcome complete(Caller caller, PaymentClaim claim, String reference, String commandId) {
         try {
             return paid(caller, claim, reference, commandId);
         } catch (ProblemException notPayable) {
-            chargedButNotPaid(claim, reference).ifPresent(outboxDelivery::deliverNow);
+            chargedButNotPaid(claim, reference).ifPresent(refunds::deliverNow);
             throw notPayable;
         }
     }
@@ -215,7 +141,7 @@ public class PaymentService {
         }
         OrderTransitions.Outcome outcome = transitions.apply(caller, claim.orderId(), OrderEvent.PAY, commandId);
         if (outcome.replayed()) {
-            queueRefund(Payment.strayRefundKeyFor(claim.key()), refundOf(claim, reference));
+            refunds.queueStray(claim, reference);
         }
         return outcome;
     }
@@ -229,24 +155,9 @@ public class PaymentService {
         if (!payments.succeeded(claim, reference)) {
             return Optional.empty();
         }
-        String key = payments.hasOtherCharge(claim.orderId(), claim.id()) ? Payment.strayRefundKeyFor(claim.key())
-                : Payment.refundKeyFor(claim.orderId());
-        queueRefund(key, refundOf(claim, reference));
+        String key = refunds.queueForCancelledOrder(claim, reference);
         LOG.infof("Order %s was cancelled while it was charged; the charge is being refunded", claim.orderId());
         return Optional.of(key);
-    }
-
-    /** Records a refund in the caller's transaction; the outbox delivers it with retries. */
-    void queueRefund(String key, RefundRequest refund) {
-        outbox.enqueue(REFUND, refund.orderId(), key, refund);
-    }
-
-    static RefundRequest refundOf(UUID orderId, BigDecimal amount, String currency, String charge) {
-        return new RefundRequest(orderId, Money.format(amount, currency), currency, charge);
-    }
-
-    private static RefundRequest refundOf(PaymentClaim claim, String charge) {
-        return refundOf(claim.orderId(), claim.amount(), claim.currency(), charge);
     }
 
     private void releaseAfterFailure(PaymentClaim claim) {
@@ -261,7 +172,8 @@ public class PaymentService {
         return new ProblemException(Problem.of(ProblemCode.PAYMENT_IN_PROGRESS, "Another request is paying this order; retry shortly to see its outcome."), Duration.ofSeconds(1));
     }
 
-    private void count(String outcome) {
+    /** Counts an attempt's outcome in orders_payments_total{outcome}, whether a pay or recovery learned it. */
+    void count(String outcome) {
         metrics.counter("orders.payments", "outcome", outcome).increment();
     }
 
