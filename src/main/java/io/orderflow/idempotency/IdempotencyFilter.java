@@ -137,7 +137,7 @@ public class IdempotencyFilter {
         try {
             IdempotencyRecords.Kept kept = held.kept();
             if (kept != null) {
-                if (kept.fingerprint().equals(claim.fingerprint())) {
+                if (claim.fingerprint().matches(kept.fingerprint())) {
                     // The answer kept with the effect goes out as the very bytes that replays will send.
                     response.setEntity(kept.answer().bytes(), response.getEntityAnnotations(), kept.answer().type());
                 }
@@ -197,7 +197,7 @@ public class IdempotencyFilter {
 
     /** The answer kept for the key, to a request with the same fingerprint; 422 to any other. */
     private Response answerAgain(KeyClaim claim, IdempotencyRecords.Kept kept) {
-        if (!kept.fingerprint().equals(claim.fingerprint())) {
+        if (!claim.fingerprint().matches(kept.fingerprint())) {
             count(KeyClaim.Outcome.MISMATCH);
             return ProblemMappers.builder(reused().problem(), json).build();
         }

@@ -100,7 +100,7 @@ public class IdempotencyRecords {
             @Override
             public void afterCompletion(int status) {
                 if (status == Status.STATUS_COMMITTED) {
-                    held.keptWithThisEffect(new Kept(claim.fingerprint(), stored, until));
+                    held.keptWithThisEffect(new Kept(claim.fingerprint().value(), stored, until));
                 }
             }
         });
@@ -127,7 +127,7 @@ public class IdempotencyRecords {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     Optional<Kept> keep(KeyClaim claim, StoredAnswer answer) {
         Instant until = keptUntil();
-        return write(claim, answer, until) ? Optional.of(new Kept(claim.fingerprint(), answer, until)) : Optional.empty();
+        return write(claim, answer, until) ? Optional.of(new Kept(claim.fingerprint().value(), answer, until)) : Optional.empty();
     }
 
     /** Deletes up to a batch of keys past their retention; returns how many. */
@@ -150,7 +150,7 @@ public class IdempotencyRecords {
                 keep.setString(3, scope.method());
                 keep.setString(4, scope.path());
                 keep.setString(5, scope.key());
-                keep.setString(6, claim.fingerprint());
+                keep.setString(6, claim.fingerprint().value());
                 keep.setObject(7, UUID.fromString(claim.claimId()));
                 keep.setInt(8, answer.status());
                 keep.setString(9, headers);

@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.json.Fingerprint;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -43,12 +44,16 @@ class IdempotencyStore {
         this.json = json;
     }
 
-    public KeyClaim claim(KeyScope scope, String fingerprint) {
-        String recordKey = keys.ofPrincipal(scope.principal(),
-                "idempotency:" + Hashing.sha256Hex(scope.method() + "\n" + scope.path() + "\n" + scope.key()));
+    public KeyClaim claim(KeyScope scope, Fingerprint fingerprint) {
+        String recordKey = recordKey(scope);
         String claimId = UUID.randomUUID().toString();
-        Response answer = CLAIM.run(redis, List.of(recordKey), fingerprint, claimId, config.lease().toMillis(),
+        Response answer = CLAIM.run(redis, List.of(recordKey), fingerprint.value(), claimId, config.lease().toMillis(),
                 config.retention().toMillis());
+        if ("mismatch".equals(answer.get(0).toString()) && fingerprint.version1().equals(answer.get(1).toString())) {
+            // Kept before the upgrade, for this very request: claimed again accepting either form, as the record may have changed since.
+            answer = CLAIM.run(redis, List.of(recordKey), fingerprint.value(), claimId, config.lease().toMillis(),
+                    config.retention().toMillis(), fingerprint.version1());
+        }
         KeyClaim.Outcome outcome = switch (answer.get(0).toString()) {
             case "claimed" -> KeyClaim.Outcome.CLAIMED;
             case "taken-over" -> KeyClaim.Outcome.TAKEN_OVER;
@@ -73,5 +78,10 @@ class IdempotencyStore {
     /** Frees the key so that a retry runs again; false when the claim was no longer this holder's. */
     public boolean release(KeyClaim claim) {
         return RELEASE.run(redis, List.of(claim.recordKey()), claim.claimId()).toInteger() == 1;
+    }
+
+    /** The key's record in Redis. */
+    String recordKey(KeyScope scope) {
+        return keys.ofPrincipal(scope.principal(), "idempotency:" + Hashing.sha256Hex(scope.method() + "\n" + scope.path() + "\n" + scope.key()));
     }
 }

@@ -1,21 +1,14 @@
 package io.orderflow.order;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.orderflow.shared.Hashing;
 import io.orderflow.shared.money.CurrencyConfig;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
@@ -28,12 +21,10 @@ public class OrderRequestValidator {
 
     private final Validator validator;
     private final CurrencyConfig config;
-    private final ObjectMapper json;
 
-    public OrderRequestValidator(Validator validator, CurrencyConfig config, ObjectMapper json) {
+    public OrderRequestValidator(Validator validator, CurrencyConfig config) {
         this.validator = validator;
         this.config = config;
-        this.json = json;
     }
 
     public NewOrder validate(OrderRequest request) {
@@ -71,33 +62,12 @@ public class OrderRequestValidator {
         }
     }
 
-    private NewOrder canonical(OrderRequest request) {
+    private static NewOrder canonical(OrderRequest request) {
         String currency = request.currency();
-        List<NewOrder.Line> lines = new ArrayList<>();
-        List<Map<String, Object>> canonicalItems = new ArrayList<>();
-        for (OrderRequest.Item item : request.items()) {
-            BigDecimal statedPrice = item.unitPrice() == null ? null : Money.normalize(item.unitPrice(), currency);
-            lines.add(new NewOrder.Line(item.sku(), item.quantity(), statedPrice));
-            Map<String, Object> canonicalItem = new TreeMap<>();
-            canonicalItem.put("quantity", item.quantity());
-            canonicalItem.put("sku", item.sku());
-            if (statedPrice != null) {
-                canonicalItem.put("unitPrice", statedPrice.toPlainString());
-            }
-            canonicalItems.add(canonicalItem);
-        }
-        Map<String, Object> canonical = new TreeMap<>();
-        canonical.put("currency", currency);
-        canonical.put("items", canonicalItems);
-        return new NewOrder(currency, List.copyOf(lines), Hashing.sha256Hex(write(canonical)));
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Canonical order JSON always serialises", e);
-        }
+        return NewOrder.of(currency, request.items().stream()
+                .map(item -> new NewOrder.Line(item.sku(), item.quantity(),
+                        item.unitPrice() == null ? null : Money.normalize(item.unitPrice(), currency)))
+                .toList());
     }
 
     /** {@code items[0].quantity}; a null element of a list is reported at its index. */

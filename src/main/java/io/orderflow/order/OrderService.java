@@ -71,7 +71,7 @@ public class OrderService {
         if (token == null || token.isBlank()) {
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_MISSING, "Send the token from POST /orders/token in the Order-Token header."));
         }
-        TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint());
+        TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint().value());
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
             case CONSUMED -> claim.answer() != null
@@ -121,7 +121,7 @@ public class OrderService {
             throw e;
         }
         precheck.settle(hold, true);
-        recordConsumption(claim, created, request.fingerprint());
+        recordConsumption(claim, created, request.fingerprint().value());
         metrics.counter("orders.created").increment();
         return new Creation(created, false);
     }
@@ -135,7 +135,7 @@ public class OrderService {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     OrderView place(Caller caller, String tokenHash, NewOrder request) {
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
-        OrderView created = store.insert(caller, tokenHash, request.fingerprint(), priced);
+        OrderView created = store.insert(caller, tokenHash, request.fingerprint().value(), priced);
         keys.keepWithEffect(OrderResponses.created(new Creation(created, false)));
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return created;
@@ -188,7 +188,7 @@ public class OrderService {
 
     private Creation replay(Optional<OrderStore.Stored> stored, Caller caller, NewOrder request) {
         OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(this::invalidToken);
-        if (!order.requestFingerprint().equals(request.fingerprint())) {
+        if (!request.fingerprint().matches(order.requestFingerprint())) {
             metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_REUSED, "This order token was already used for a different order; get a new one for a new order.")
                     .with("orderId", order.view().id()));

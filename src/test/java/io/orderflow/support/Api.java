@@ -16,6 +16,10 @@ public final class Api {
     public static final String ORDER = """
             {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2,"unitPrice":"12.50"}]}""";
 
+    /** {@link #ORDER} written otherwise (members reordered, the price a number), which is the same request. */
+    public static final String ORDER_REWRITTEN = """
+            {"items":[{"unitPrice":12.5,"quantity":2,"sku":"ABC-1"}],"currency":"CNY"}""";
+
     private Api() {
     }
 

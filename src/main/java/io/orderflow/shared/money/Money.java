@@ -14,7 +14,7 @@ public final class Money {
 
     /**
      * The JSON members that hold an amount, wherever they stand in a request body. Their decimal
-     * strings are amounts, not names: an Idempotency-Key fingerprint compares them by value.
+     * strings are amounts, not names: fingerprints compare them by value (see CanonicalJson).
      */
     public static final Set<String> AMOUNT_MEMBERS = Set.of("amount", "price", "totalAmount", "unitPrice");
 
