@@ -1,9 +1,7 @@
 package io.orderflow.catalog;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.TreeSet;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Validator;
@@ -12,8 +10,7 @@ import jakarta.validation.groups.Default;
 import io.orderflow.shared.money.CurrencyConfig;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
-import io.orderflow.shared.problem.Problem;
-import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.problem.FieldErrors;
 
 /** Checks staff requests to the catalog completely, naming every wrong field at once, before anything is stored. */
 @ApplicationScoped
@@ -36,51 +33,31 @@ public class ProductRequestValidator {
     }
 
     public StockAdjustmentRequest adjustment(StockAdjustmentRequest request) {
-        List<FieldError> errors = violations(request);
+        List<FieldError> errors = FieldErrors.of(validator, request);
         if (request.delta() != null && request.delta() == 0) {
             errors.add(new FieldError("delta", StockAdjustmentRequest.DELTA_RANGE));
         }
-        return checked(request, errors);
+        FieldErrors.refuseAny(errors);
+        return request;
     }
 
     private ProductRequest checkedProduct(ProductRequest request, Class<?> use) {
-        List<FieldError> errors = violations(request, Default.class, use);
+        List<FieldError> errors = FieldErrors.of(validator, request, Default.class, use);
         checkCurrencyAndPrice(request, errors);
-        return checked(request, errors);
+        FieldErrors.refuseAny(errors);
+        return request;
     }
 
     /** Products are sold in the currencies orders may be placed in, at prices exact in their minor units. */
     private void checkCurrencyAndPrice(ProductRequest request, List<FieldError> errors) {
         String currency = request.currency();
-        if (currency == null || hasError(errors, "currency")) {
+        if (currency == null || FieldErrors.has(errors, "currency")) {
             return;
         }
-        if (!currencies.currencies().contains(currency)) {
-            errors.add(new FieldError("currency", "must be one of " + String.join(", ", new TreeSet<>(currencies.currencies()))));
-        } else if (request.price() != null && !hasError(errors, "price") && !Money.isExact(request.price(), currency)) {
-            errors.add(new FieldError("price", "must have at most " + Money.minorDigits(currency) + " decimals in " + currency));
+        Optional<FieldError> refused = currencies.refusal("currency", currency);
+        if (refused.isEmpty() && request.price() != null && !FieldErrors.has(errors, "price")) {
+            refused = Money.inexact("price", request.price(), currency);
         }
-    }
-
-    private <T> List<FieldError> violations(T request, Class<?>... groups) {
-        if (request == null) {
-            throw new ProblemException(Problem.invalid(List.of(new FieldError("body", "is required"))));
-        }
-        List<FieldError> errors = new ArrayList<>();
-        validator.validate(request, groups).forEach(violation -> errors.add(new FieldError(violation.getPropertyPath().toString(),
-                violation.getMessage())));
-        return errors;
-    }
-
-    private static <T> T checked(T request, List<FieldError> errors) {
-        if (!errors.isEmpty()) {
-            errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-            throw new ProblemException(Problem.invalid(errors));
-        }
-        return request;
-    }
-
-    private static boolean hasError(List<FieldError> errors, String field) {
-        return errors.stream().anyMatch(error -> error.field().equals(field));
+        refused.ifPresent(errors::add);
     }
 }

@@ -3,8 +3,11 @@ package io.orderflow.shared.money;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Currency;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+
+import io.orderflow.shared.problem.FieldError;
 
 /** Amounts are decimals in a currency's minor units: CNY has two ({@code "12.50"}), JPY none. */
 public final class Money {
@@ -28,6 +31,12 @@ public final class Money {
     /** True when the amount needs no more decimals than the currency has ({@code 12.50} yes, {@code 12.505} no). */
     public static boolean isExact(BigDecimal amount, String currency) {
         return amount.stripTrailingZeros().scale() <= minorDigits(currency);
+    }
+
+    /** The complaint about {@code field} when its amount needs more decimals than the currency has. */
+    public static Optional<FieldError> inexact(String field, BigDecimal amount, String currency) {
+        return isExact(amount, currency) ? Optional.empty()
+                : Optional.of(new FieldError(field, "must have at most " + minorDigits(currency) + " decimals in " + currency));
     }
 
     /** The amount at the currency's scale; callers pass exact amounts only. */
