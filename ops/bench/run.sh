@@ -16,6 +16,7 @@
 #   ops/bench/run.sh 5 5   a smoke run (about 4 minutes): proves the harness; its figures mean little.
 #   ops/bench/run.sh       the figures to quote (about 17 minutes), on a machine nothing else is using.
 # Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
+#              BENCH_PAIRS, blocks of four slices in each comparison of two phases (2);
 #              BENCH_JAVA_OPTS, JVM options for the service (by default @ops/jvm.options, as the README runs it).
 #
 # It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
@@ -27,6 +28,7 @@ seconds=${1:-20}
 warmup=${2:-60}
 fill=${3:-1000000}
 levels=(16 64)
+pairs=${BENCH_PAIRS:-2} # blocks of A B B A slices in a compared pair of phases (see paired_create_phases)
 threads=2 # wrk -t, pgbench -j and redis-benchmark --threads, the same on every machine
 bench=ops/bench
 java_opts=${BENCH_JAVA_OPTS:-@ops/jvm.options}
@@ -409,18 +411,34 @@ ensure_stock() { # UNITS
 unpaid_orders() { app_sql -c "SELECT id FROM orders WHERE customer = 'alice' AND status = 'created' ORDER BY id DESC" >"$1"; }
 
 # One shared warm-up at the highest concurrency: first POST /orders alone (the costliest path, which
-# a mixed warm-up reaches too seldom for the JIT to finish with it), then every measured path (see
-# wrk/warmup.lua). Its POST /orders rate is the first guess of how many tokens a phase will use.
+# a mixed warm-up reaches too seldom for the JIT to finish with it), in rounds of 20 s for at least
+# $warmup s and until two rounds in a row differ by less than 5 % (on two busy cores the JIT takes
+# minutes, and a figure taken before it is done drifts), then every measured path (see
+# wrk/warmup.lua) for $warmup s. The last round's rate is the first guess of how many tokens a phase
+# will use.
 warm_up() {
-  log "warm-up: ${warmup} s of POST /orders, then ${warmup} s of every measured path, at ${levels[-1]} connections"
-  issue_tokens "$work/tokens.warmup" "$(calc "1000 * $warmup")"
-  run_wrk warmup-create create "${levels[-1]}" "$warmup" alice:alice BENCH_INPUT="$work/tokens.warmup"
-  rm -f "$work/tokens.warmup"*
-  fig[create.estimate]=$(calc "${fig[warmup-create.requests]} / ${fig[warmup-create.seconds]}")
-  wait_drained >/dev/null
+  local round=20 spent=0 rates=() previous=0 rate tokens=$((1000 * 20))
+  log "warm-up: POST /orders until steady (at least ${warmup} s), then ${warmup} s of every measured path, at ${levels[-1]} connections"
+  while :; do
+    issue_tokens "$work/tokens.warmup" "$tokens"
+    run_wrk warmup-create create "${levels[-1]}" "$round" alice:alice BENCH_INPUT="$work/tokens.warmup"
+    rm -f "$work/tokens.warmup"*
+    wait_drained >/dev/null
+    rate=$(calc "${fig[warmup-create.requests]} / ${fig[warmup-create.seconds]}")
+    rates+=("$rate") spent=$((spent + round))
+    if ((spent >= warmup)) && awk -v a="$rate" -v b="$previous" 'BEGIN { exit !(b > 0 && (a - b) / b < 0.05 && (b - a) / b < 0.05) }'; then
+      break
+    fi
+    if ((spent >= 5 * warmup)); then
+      log "warm-up: POST /orders still not steady after $spent s"
+      break
+    fi
+    previous=$rate tokens=$(calc "3 * $rate * $round + 1000")
+  done
+  fig[create.estimate]=$rate fig[steady.seconds]=$spent fig[steady.rates]=$(IFS=,; echo "${rates[*]}" | sed 's/,/, /g')
   run_wrk warmup warmup "${levels[-1]}" "$warmup" alice:alice
   wait_drained >/dev/null
-  log "warm-up: POST /orders ${fig[create.estimate]}/s alone; ${fig[warmup.unexpected]} unexpected answers in the mixed part"
+  log "warm-up: POST /orders ${fig[steady.rates]}/s in its rounds; ${fig[warmup.unexpected]} unexpected answers in the mixed part"
 }
 
 # A POST /orders phase with freshly issued tokens, for the 100 products of products.sql in turn;
@@ -439,36 +457,54 @@ create_phase() { # NAME CONNECTIONS [with-key|hot]
   fig[create.estimate]=$(max "${fig[$name.rate]}" "${fig[create.estimate]}")
 }
 
-# Two POST /orders phases that are compared with each other, in slices of half a phase each, in the
-# order A B B A: drift over the run (tables growing, the JIT, checkpoints, other work on the machine)
-# weighs on both alike instead of on whichever ran second. Each figure adds up its two slices; its
-# p50 and p99 are the slices' means, weighted by their requests.
+# Two POST /orders phases that are compared with each other, in $pairs blocks of four slices each, in
+# the order A B B A: drift over the run (the JIT still at work, tables growing, checkpoints, other
+# work on the machine) weighs on both alike instead of on whichever ran second. Each figure adds up
+# its slices; its p50 and p99 are the slices' means, weighted by their requests; NAME-B.blocks lists
+# B's ratio to A in each block, to show the spread.
 paired_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
-  local a=$1 b=$2 c=$3 whole=$seconds slice
-  seconds=$(((whole + 1) / 2))
-  for slice in "$a.first" "$b.first" "$b.second" "$a.second"; do
-    if [ "${slice%.*}" = "$b" ]; then create_phase "$slice" "$c" with-key; else create_phase "$slice" "$c"; fi
+  local a=$1 b=$2 c=$3 whole=$seconds block ratios=()
+  seconds=$(((whole + 2 * pairs - 1) / (2 * pairs)))
+  for ((block = 1; block <= pairs; block++)); do
+    create_phase "$a.$block.1" "$c"
+    create_phase "$b.$block.1" "$c" with-key
+    create_phase "$b.$block.2" "$c" with-key
+    create_phase "$a.$block.2" "$c"
+    join_slices "$a.$block" "$a.$block.1" "$a.$block.2" && join_slices "$b.$block" "$b.$block.1" "$b.$block.2"
+    ratios+=("$(ratio "${fig[$b.$block.sustained]}" "${fig[$a.$block.sustained]}")")
   done
   seconds=$whole
-  join_slices "$a" && join_slices "$b"
+  join_slices "$a" $(block_names "$a") && join_slices "$b" $(block_names "$b")
+  fig[$b.blocks]=$(IFS=,; echo "${ratios[*]}" | sed 's/,/, /g')
   report "$a" && report "$b"
+  log "$b against $a, block by block: ${fig[$b.blocks]}"
 }
 
-# The figures of NAME from the slices NAME.first and NAME.second.
+block_names() { local block; for ((block = 1; block <= pairs; block++)); do echo "$1.$block"; done; }
+
+# The figures of NAME from those of its slices: join_slices NAME SLICE...
 join_slices() {
-  local name=$1 f=$1.first s=$1.second key n
+  local name=$1 key n=0 slice weighted
+  shift
   for key in requests failed unexpected exhausted socket_errors; do
-    fig[$name.$key]=$((${fig[$f.$key]:-0} + ${fig[$s.$key]:-0}))
+    fig[$name.$key]=0
+    for slice; do fig[$name.$key]=$((${fig[$name.$key]} + ${fig[$slice.$key]:-0})); done
   done
-  fig[$name.seconds]=$(calc "${fig[$f.seconds]} + ${fig[$s.seconds]}" 3)
-  fig[$name.drain]=$(calc "${fig[$f.drain]} + ${fig[$s.drain]}" 1)
-  n=$((${fig[$f.requests]} + ${fig[$s.requests]}))
+  fig[$name.seconds]=0 fig[$name.drain]=0
+  for slice; do
+    fig[$name.seconds]=$(calc "${fig[$name.seconds]} + ${fig[$slice.seconds]}" 3)
+    fig[$name.drain]=$(calc "${fig[$name.drain]} + ${fig[$slice.drain]}" 1)
+  done
+  n=${fig[$name.requests]}
   for key in p50_ms p99_ms; do
-    fig[$name.$key]=$(calc "(${fig[$f.$key]} * ${fig[$f.requests]} + ${fig[$s.$key]} * ${fig[$s.requests]}) / ($n > 0 ? $n : 1)" 2)
+    weighted=0
+    for slice; do weighted=$(calc "$weighted + ${fig[$slice.$key]} * ${fig[$slice.requests]}" 3); done
+    fig[$name.$key]=$(calc "$weighted / ($n > 0 ? $n : 1)" 2)
   done
-  fig[$name.rss]=$(max "${fig[$f.rss]}" "${fig[$s.rss]}")
-  fig[$name.backlog]=$(max "${fig[$f.backlog]}" "${fig[$s.backlog]}")
-  fig[$name.lag]=$(printf '%s\n' "${fig[$f.lag]}" "${fig[$s.lag]}" | grep -v n/a | sort -g | tail -n 1)
+  for key in rss backlog; do
+    fig[$name.$key]=$(for slice; do echo "${fig[$slice.$key]}"; done | sort -g | tail -n 1)
+  done
+  fig[$name.lag]=$(for slice; do echo "${fig[$slice.lag]}"; done | grep -v n/a | sort -g | tail -n 1)
   fig[$name.lag]=${fig[$name.lag]:-n/a}
   local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
   fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
@@ -548,9 +584,9 @@ limit_row() { # LABEL NAME
   row "$1" "${2##*.}" "${fig[$2.rate]}" "${fig[$2.p50_ms]}" "${fig[$2.p99_ms]}" "" "raw limit" "" "$(flaws "$2")"
 }
 
-# A figure of the service against its target ratio: ratio_row LABEL NAME BASE TARGET WHY-IF-MISSED
+# A figure of the service against its target ratio: ratio_row LABEL NAME BASE TARGET WHY-IF-MISSED [NOTE]
 ratio_row() {
-  local name=$2 base=$3 target=$4 why=$5 value met flawed
+  local name=$2 base=$3 target=$4 why=$5 note=${6:-} value met flawed
   value=$(ratio "${fig[$name.sustained]}" "${fig[$base.sustained]}")
   met=$(verdict "$value" ">=" "$target")
   flawed=$(flaws "$name")
@@ -559,6 +595,7 @@ ratio_row() {
   elif [ "$met" = yes ]; then
     why=""
   fi
+  why=$(printf '%s' "$why${why:+${note:+; }}$note")
   row "$1" "${name##*.}" "${fig[$name.sustained]}" "${fig[$name.p50_ms]}" "${fig[$name.p99_ms]}" "${value}x" ">= ${target}x" "$met" "$why"
 }
 
@@ -592,7 +629,8 @@ figures_table() {
   done
   for c in "${levels[@]}"; do
     ratio_row "POST /orders with an Idempotency-Key, sustained (vs without)" "key.$c" "create.$c" 0.85 \
-      "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[create.$c.p50_ms]} ms without"
+      "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[create.$c.p50_ms]} ms without" \
+      "ratio in each block of four slices: ${fig[key.$c.blocks]}"
   done
   for c in "${levels[@]}"; do
     ratio_row "POST /orders for one product (a flash sale), sustained (vs its raw insert + reservation)" "hot.$c" "raw-hot.$c" 0.3 \
@@ -615,7 +653,8 @@ figures_table() {
   done
   for c in "${levels[@]}"; do
     ratio_row "POST /orders with an Idempotency-Key beside $large, sustained (vs near-empty)" "fullkey.$c" "key.$c" 0.9 \
-      "$(drain_facts "fullkey.$c"); p50 ${fig[fullkey.$c.p50_ms]} ms, near-empty ${fig[key.$c.p50_ms]} ms"
+      "$(drain_facts "fullkey.$c"); p50 ${fig[fullkey.$c.p50_ms]} ms, near-empty ${fig[key.$c.p50_ms]} ms" \
+      "with against without a key beside them, in each block: ${fig[fullkey.$c.blocks]}"
   done
   row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 5 s" \
     "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema"
@@ -643,7 +682,7 @@ write_results() {
     [ -z "$smoke${BENCH_NOTE:-}" ] || echo
     echo "- Machine: $(machine); load average $load_before when the run began (other work shares the cores)."
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); service at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes'), packaged jar, \`QUARKUS_PROFILE=demo\`."
-    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up of $warmup s; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
+    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up: POST /orders for ${fig[steady.seconds]} s until steady (${fig[steady.rates]} requests/s in its 20 s rounds), then $warmup s of every measured path; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
     echo
     figures_table
     echo
@@ -666,12 +705,15 @@ write_results() {
   with the 100 products of `products.sql` in turn, and always ABC-1 in the flash sale.
   The pay phase pays alice's created orders, each once, with its own Idempotency-Key. Replay and GET
   use 500 orders placed by bob, replayed and read over and over.
-- POST /orders without and with an Idempotency-Key, compared with each other, run in half-phase
-  slices in the order without, with, with, without (and again beside the large schema), so that drift
-  over the run weighs on both alike; each adds up its two slices, and its p50 and p99 are the
-  slices' means weighted by their requests.
-- One warm-up at 64 connections before any phase: POST /orders alone, then `wrk/warmup.lua` cycling
-  every measured path (token, order with and without a key, replay, GET, pay), each for the warm-up time.
+- POST /orders without and with an Idempotency-Key, compared with each other, run in blocks of four
+  slices each (`BENCH_PAIRS`, 2 by default), in the order without, with, with, without (and again
+  beside the large schema), so that drift over the run weighs on both alike; each adds up its slices,
+  its p50 and p99 are the slices' means weighted by their requests, and the last column shows the
+  ratio in each block.
+- One warm-up at 64 connections before any phase: POST /orders alone in 20 s rounds, for at least the
+  warm-up time and until two rounds in a row differ by less than 5 % (the JIT takes minutes on two busy
+  cores), then `wrk/warmup.lua` cycling every measured path (token, order with and without a key,
+  replay, GET, pay) for the warm-up time.
 NOTES
     echo "- The large schema: $(grouped "$fill") delivered orders with their items, added by SQL as copies of an"
     echo "  order the service stored (\`fill-orders.sql\`, then ANALYZE, as autovacuum is off on this server),"
