@@ -14,9 +14,8 @@
 #
 # Usage: ops/bench/run.sh [seconds per phase=20] [warm-up seconds=60] [orders and keys to add=1000000]
 #   ops/bench/run.sh 5 5   a smoke run (about 4 minutes): proves the harness; its figures mean little.
-#   ops/bench/run.sh       the figures to quote (about 17 minutes), on a machine nothing else is using.
+#   ops/bench/run.sh       the figures to quote (about 20 minutes), on a machine nothing else is using.
 # Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
-#              BENCH_PAIRS, blocks of four slices in each comparison of two phases (2);
 #              BENCH_JAVA_OPTS, JVM options for the service (by default @ops/jvm.options, as the README runs it).
 #
 # It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
@@ -28,7 +27,6 @@ seconds=${1:-20}
 warmup=${2:-60}
 fill=${3:-1000000}
 levels=(16 64)
-pairs=${BENCH_PAIRS:-2} # blocks of A B B A slices in a compared pair of phases (see paired_create_phases)
 threads=2 # wrk -t, pgbench -j and redis-benchmark --threads, the same on every machine
 bench=ops/bench
 java_opts=${BENCH_JAVA_OPTS:-@ops/jvm.options}
@@ -411,29 +409,21 @@ ensure_stock() { # UNITS
 unpaid_orders() { app_sql -c "SELECT id FROM orders WHERE customer = 'alice' AND status = 'created' ORDER BY id DESC" >"$1"; }
 
 # One shared warm-up at the highest concurrency: first POST /orders alone (the costliest path, which
-# a mixed warm-up reaches too seldom for the JIT to finish with it), in rounds of 20 s for at least
-# $warmup s and until two rounds in a row differ by less than 5 % (on two busy cores the JIT takes
-# minutes, and a figure taken before it is done drifts), then every measured path (see
+# a mixed warm-up reaches too seldom for the JIT to finish with it) for three times $warmup, in rounds
+# of 20 s whose rates RESULTS.md lists (on two busy cores the JIT takes minutes: the rate climbs for
+# about two and a half, then wanders by 10 to 20 % from round to round), then every measured path (see
 # wrk/warmup.lua) for $warmup s. The last round's rate is the first guess of how many tokens a phase
 # will use.
 warm_up() {
-  local round=20 spent=0 rates=() previous=0 rate tokens=$((1000 * 20))
-  log "warm-up: POST /orders until steady (at least ${warmup} s), then ${warmup} s of every measured path, at ${levels[-1]} connections"
-  while :; do
-    issue_tokens "$work/tokens.warmup" "$tokens"
+  local round=20 spent=0 rates=() rate=1000
+  log "warm-up: $((3 * warmup)) s of POST /orders, then ${warmup} s of every measured path, at ${levels[-1]} connections"
+  while ((spent < 3 * warmup)); do
+    issue_tokens "$work/tokens.warmup" "$(calc "3 * $rate * $round + 1000")"
     run_wrk warmup-create create "${levels[-1]}" "$round" alice:alice BENCH_INPUT="$work/tokens.warmup"
     rm -f "$work/tokens.warmup"*
     wait_drained >/dev/null
     rate=$(calc "${fig[warmup-create.requests]} / ${fig[warmup-create.seconds]}")
     rates+=("$rate") spent=$((spent + round))
-    if ((spent >= warmup)) && awk -v a="$rate" -v b="$previous" 'BEGIN { exit !(b > 0 && (a - b) / b < 0.05 && (b - a) / b < 0.05) }'; then
-      break
-    fi
-    if ((spent >= 5 * warmup)); then
-      log "warm-up: POST /orders still not steady after $spent s"
-      break
-    fi
-    previous=$rate tokens=$(calc "3 * $rate * $round + 1000")
   done
   fig[create.estimate]=$rate fig[steady.seconds]=$spent fig[steady.rates]=$(IFS=,; echo "${rates[*]}" | sed 's/,/, /g')
   run_wrk warmup warmup "${levels[-1]}" "$warmup" alice:alice
@@ -457,63 +447,47 @@ create_phase() { # NAME CONNECTIONS [with-key|hot]
   fig[create.estimate]=$(max "${fig[$name.rate]}" "${fig[create.estimate]}")
 }
 
-# Two POST /orders phases that are compared with each other, in $pairs blocks of four slices each, in
-# the order A B B A: drift over the run (the JIT still at work, tables growing, checkpoints, other
-# work on the machine) weighs on both alike instead of on whichever ran second. Each figure adds up
-# its slices; its p50 and p99 are the slices' means, weighted by their requests; NAME-B.blocks lists
-# B's ratio to A in each block, to show the spread.
-paired_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
-  local a=$1 b=$2 c=$3 whole=$seconds block ratios=()
-  seconds=$(((whole + 2 * pairs - 1) / (2 * pairs)))
-  for ((block = 1; block <= pairs; block++)); do
-    create_phase "$a.$block.1" "$c"
-    create_phase "$b.$block.1" "$c" with-key
-    create_phase "$b.$block.2" "$c" with-key
-    create_phase "$a.$block.2" "$c"
-    join_slices "$a.$block" "$a.$block.1" "$a.$block.2" && join_slices "$b.$block" "$b.$block.1" "$b.$block.2"
-    ratios+=("$(ratio "${fig[$b.$block.sustained]}" "${fig[$a.$block.sustained]}")")
+# POST /orders without and with an Idempotency-Key at the same time, half the connections each, for
+# $seconds: both meet the same moment of the machine (the JIT still at work, checkpoints, tables
+# growing, other work), which alternating phases never quite give on two busy cores. The service's
+# cores are shared out among the requests in flight, so each half completes in inverse proportion to
+# what one of its requests costs: the ratio of the halves is what a key costs. NAME-A and NAME-B get
+# the figures of each half; the drain after the load counts for both.
+mixed_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
+  local a=$1 b=$2 half=$(($3 / 2)) name count pids=()
+  count=$(tokens_needed)
+  issue_tokens "$work/tokens.$a" "$count"
+  issue_tokens "$work/tokens.$b" "$count"
+  start_sampler "$work/$a.samples"
+  env BENCH_AUTH="Basic $(printf alice:alice | base64)" BENCH_THREADS=1 BENCH_INPUT="$work/tokens.$a" \
+    wrk -t 1 -c "$half" -d "${seconds}s" --timeout 30s --latency -s "$bench/wrk/create.lua" "$base" >"$work/$a.wrk" &
+  pids+=($!)
+  env BENCH_AUTH="Basic $(printf alice:alice | base64)" BENCH_THREADS=1 BENCH_INPUT="$work/tokens.$b" BENCH_KEYS="$run-$b-" \
+    wrk -t 1 -c "$half" -d "${seconds}s" --timeout 30s --latency -s "$bench/wrk/create.lua" "$base" >"$work/$b.wrk" &
+  pids+=($!)
+  loader="${pids[*]}"
+  wait "${pids[@]}"
+  loader=""
+  fig[$a.drain]=$(wait_drained)
+  stop_sampler
+  for name in "$a" "$b"; do
+    grep -q '^RESULT ' "$work/$name.wrk" || { cat "$work/$name.wrk"; die "wrk create printed no result"; }
+    keep_result "$name" "$(grep '^RESULT ' "$work/$name.wrk")"
+    fig[$name.drain]=${fig[$a.drain]}
+    local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
+    fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
+    fig[$name.sustained]=$(calc "$good / (${fig[$name.seconds]} + ${fig[$name.drain]})")
   done
-  seconds=$whole
-  join_slices "$a" $(block_names "$a") && join_slices "$b" $(block_names "$b")
-  fig[$b.blocks]=$(IFS=,; echo "${ratios[*]}" | sed 's/,/, /g')
+  summarise_samples "$a"
+  fig[$b.rss]=${fig[$a.rss]} fig[$b.lag]=${fig[$a.lag]} fig[$b.backlog]=${fig[$a.backlog]}
   report "$a" && report "$b"
-  log "$b against $a, block by block: ${fig[$b.blocks]}"
-}
-
-block_names() { local block; for ((block = 1; block <= pairs; block++)); do echo "$1.$block"; done; }
-
-# The figures of NAME from those of its slices: join_slices NAME SLICE...
-join_slices() {
-  local name=$1 key n=0 slice weighted
-  shift
-  for key in requests failed unexpected exhausted socket_errors; do
-    fig[$name.$key]=0
-    for slice; do fig[$name.$key]=$((${fig[$name.$key]} + ${fig[$slice.$key]:-0})); done
-  done
-  fig[$name.seconds]=0 fig[$name.drain]=0
-  for slice; do
-    fig[$name.seconds]=$(calc "${fig[$name.seconds]} + ${fig[$slice.seconds]}" 3)
-    fig[$name.drain]=$(calc "${fig[$name.drain]} + ${fig[$slice.drain]}" 1)
-  done
-  n=${fig[$name.requests]}
-  for key in p50_ms p99_ms; do
-    weighted=0
-    for slice; do weighted=$(calc "$weighted + ${fig[$slice.$key]} * ${fig[$slice.requests]}" 3); done
-    fig[$name.$key]=$(calc "$weighted / ($n > 0 ? $n : 1)" 2)
-  done
-  for key in rss backlog; do
-    fig[$name.$key]=$(for slice; do echo "${fig[$slice.$key]}"; done | sort -g | tail -n 1)
-  done
-  fig[$name.lag]=$(for slice; do echo "${fig[$slice.lag]}"; done | grep -v n/a | sort -g | tail -n 1)
-  fig[$name.lag]=${fig[$name.lag]:-n/a}
-  local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
-  fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
-  fig[$name.sustained]=$(calc "$good / (${fig[$name.seconds]} + ${fig[$name.drain]})")
+  rm -f "$work/tokens.$a"* "$work/tokens.$b"*
 }
 
 measure_service() { # CONNECTIONS
   local c=$1
-  paired_create_phases "create.$c" "key.$c" "$c"
+  create_phase "create.$c" "$c"
+  mixed_create_phases "mixed.$c" "key.$c" "$c"
   create_phase "hot.$c" "$c" hot
   app_phase "replay.$c" replay "$c" bob:bob BENCH_INPUT="$work/placed"
   app_phase "get.$c" get "$c" bob:bob BENCH_INPUT="$work/placed"
@@ -548,7 +522,8 @@ fill_keys() {
 }
 
 measure_full() { # CONNECTIONS
-  paired_create_phases "full.$1" "fullkey.$1" "$1"
+  create_phase "full.$1" "$1"
+  mixed_create_phases "fullmixed.$1" "fullkey.$1" "$1"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -628,9 +603,9 @@ figures_table() {
     fi
   done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders with an Idempotency-Key, sustained (vs without)" "key.$c" "create.$c" 0.85 \
-      "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[create.$c.p50_ms]} ms without" \
-      "ratio in each block of four slices: ${fig[key.$c.blocks]}"
+    ratio_row "POST /orders with an Idempotency-Key, sustained, beside as many without at the same time (vs those)" "key.$c" "mixed.$c" 0.85 \
+      "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[mixed.$c.p50_ms]} ms without" \
+      "$((c / 2)) connections each; those without: ${fig[mixed.$c.sustained]}/s"
   done
   for c in "${levels[@]}"; do
     ratio_row "POST /orders for one product (a flash sale), sustained (vs its raw insert + reservation)" "hot.$c" "raw-hot.$c" 0.3 \
@@ -652,9 +627,9 @@ figures_table() {
       "$(drain_facts "full.$c"); p50 ${fig[full.$c.p50_ms]} ms, near-empty ${fig[create.$c.p50_ms]} ms"
   done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders with an Idempotency-Key beside $large, sustained (vs near-empty)" "fullkey.$c" "key.$c" 0.9 \
+    ratio_row "POST /orders with an Idempotency-Key beside $large, sustained, beside as many without (vs near-empty)" "fullkey.$c" "key.$c" 0.9 \
       "$(drain_facts "fullkey.$c"); p50 ${fig[fullkey.$c.p50_ms]} ms, near-empty ${fig[key.$c.p50_ms]} ms" \
-      "with against without a key beside them, in each block: ${fig[fullkey.$c.blocks]}"
+      "$((c / 2)) connections each; those without: ${fig[fullmixed.$c.sustained]}/s"
   done
   row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 5 s" \
     "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema"
@@ -682,7 +657,7 @@ write_results() {
     [ -z "$smoke${BENCH_NOTE:-}" ] || echo
     echo "- Machine: $(machine); load average $load_before when the run began (other work shares the cores)."
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); service at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes'), packaged jar, \`QUARKUS_PROFILE=demo\`."
-    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up: POST /orders for ${fig[steady.seconds]} s until steady (${fig[steady.rates]} requests/s in its 20 s rounds), then $warmup s of every measured path; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
+    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up: POST /orders for ${fig[steady.seconds]} s (${fig[steady.rates]} requests/s in its 20 s rounds), then $warmup s of every measured path; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
     echo
     figures_table
     echo
@@ -705,15 +680,15 @@ write_results() {
   with the 100 products of `products.sql` in turn, and always ABC-1 in the flash sale.
   The pay phase pays alice's created orders, each once, with its own Idempotency-Key. Replay and GET
   use 500 orders placed by bob, replayed and read over and over.
-- POST /orders without and with an Idempotency-Key, compared with each other, run in blocks of four
-  slices each (`BENCH_PAIRS`, 2 by default), in the order without, with, with, without (and again
-  beside the large schema), so that drift over the run weighs on both alike; each adds up its slices,
-  its p50 and p99 are the slices' means weighted by their requests, and the last column shows the
-  ratio in each block.
-- One warm-up at 64 connections before any phase: POST /orders alone in 20 s rounds, for at least the
-  warm-up time and until two rounds in a row differ by less than 5 % (the JIT takes minutes on two busy
-  cores), then `wrk/warmup.lua` cycling every measured path (token, order with and without a key,
-  replay, GET, pay) for the warm-up time.
+- POST /orders with an Idempotency-Key is measured beside POST /orders without one, at the same
+  time, half the connections each (and again beside the large schema): both meet the same moment of
+  the machine, and as the service's cores are shared out among the requests in flight, each half
+  completes in inverse proportion to what one of its requests costs. Phases one after the other
+  differed by more than a key costs: on two busy cores the JIT, checkpoints and the tables' growth
+  move the service's pace by 10 to 20 % from one 20 s stretch to the next.
+- One warm-up at 64 connections before any phase: POST /orders alone for three times the warm-up time,
+  in 20 s rounds (the JIT takes minutes on two busy cores), then `wrk/warmup.lua` cycling every
+  measured path (token, order with and without a key, replay, GET, pay) for the warm-up time.
 NOTES
     echo "- The large schema: $(grouped "$fill") delivered orders with their items, added by SQL as copies of an"
     echo "  order the service stored (\`fill-orders.sql\`, then ANALYZE, as autovacuum is off on this server),"
@@ -733,10 +708,8 @@ write_chart_data() {
     echo
   done <<ROWS
 POST /orders|create|raw-insert
-POST /orders + key|key|raw-insert
 POST /orders, one product|hot|raw-hot
 POST /orders ($1)|full|raw-insert
-POST /orders + key ($1)|fullkey|raw-insert
 pay|pay|raw-transition
 replay POST /orders|replay|raw-claim
 GET /orders/{id}|get|none
