@@ -189,13 +189,24 @@ keep_result() {
 
 # Runs a wrk script against the service: run_wrk NAME SCRIPT CONNECTIONS SECONDS USER [VAR=value...]
 run_wrk() {
-  local name=$1 script=$2 conns=$3 duration=$4 user=$5
+  wrk_into "$@"
+  wrk_result "$1"
+}
+
+# Runs wrk with $threads threads (or WRK_THREADS, set on the call) into $work/NAME.wrk, without
+# reading its result: wrk_into NAME SCRIPT CONNECTIONS SECONDS USER [VAR=value...]
+wrk_into() {
+  local name=$1 script=$2 conns=$3 duration=$4 user=$5 t=${WRK_THREADS:-$threads}
   shift 5
-  env BENCH_AUTH="Basic $(printf %s "$user" | base64)" BENCH_THREADS=$threads "$@" \
-    wrk -t "$threads" -c "$conns" -d "${duration}s" --timeout 30s --latency -s "$bench/wrk/$script.lua" "$base" \
+  env BENCH_AUTH="Basic $(printf %s "$user" | base64)" BENCH_THREADS=$t "$@" \
+    wrk -t "$t" -c "$conns" -d "${duration}s" --timeout 30s --latency -s "$bench/wrk/$script.lua" "$base" \
     >"$work/$name.wrk"
-  grep -q '^RESULT ' "$work/$name.wrk" || { cat "$work/$name.wrk"; die "wrk $script printed no result"; }
-  keep_result "$name" "$(grep '^RESULT ' "$work/$name.wrk")"
+}
+
+# Keeps the RESULT line of $work/NAME.wrk as figures of NAME.
+wrk_result() {
+  grep -q '^RESULT ' "$work/$1.wrk" || { cat "$work/$1.wrk"; die "wrk for $1 printed no result"; }
+  keep_result "$1" "$(grep '^RESULT ' "$work/$1.wrk")"
 }
 
 # Updates the peak RSS, the largest event lag and backlog from a phase's samples.
@@ -224,11 +235,16 @@ app_phase() {
   run_wrk "$name" "$script" "$conns" "$seconds" "$user" "$@"
   fig[$name.drain]=$(wait_drained)
   stop_sampler
-  local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
-  fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
-  fig[$name.sustained]=$(calc "$good / (${fig[$name.seconds]} + ${fig[$name.drain]})")
+  rate_figures "$name"
   summarise_samples "$name"
   report "$name"
+}
+
+# rate: the answers as expected per second of load; sustained: the same over load and drain together.
+rate_figures() {
+  local good=$((${fig[$1.requests]} - ${fig[$1.failed]} - ${fig[$1.unexpected]}))
+  fig[$1.rate]=$(calc "$good / ${fig[$1.seconds]}")
+  fig[$1.sustained]=$(calc "$good / (${fig[$1.seconds]} + ${fig[$1.drain]})")
 }
 
 # p50 and p99 in ms of latencies in µs, one a line.
@@ -425,10 +441,10 @@ warm_up() {
     rate=$(calc "${fig[warmup-create.requests]} / ${fig[warmup-create.seconds]}")
     rates+=("$rate") spent=$((spent + round))
   done
-  fig[create.estimate]=$rate fig[steady.seconds]=$spent fig[steady.rates]=$(IFS=,; echo "${rates[*]}" | sed 's/,/, /g')
+  fig[create.estimate]=$rate fig[warmup-create.spent]=$spent fig[warmup-create.rounds]=$(IFS=,; echo "${rates[*]}" | sed 's/,/, /g')
   run_wrk warmup warmup "${levels[-1]}" "$warmup" alice:alice
   wait_drained >/dev/null
-  log "warm-up: POST /orders ${fig[steady.rates]}/s in its rounds; ${fig[warmup.unexpected]} unexpected answers in the mixed part"
+  log "warm-up: POST /orders ${fig[warmup-create.rounds]}/s in its rounds; ${fig[warmup.unexpected]} unexpected answers in the mixed part"
 }
 
 # A POST /orders phase with freshly issued tokens, for the 100 products of products.sql in turn;
@@ -459,11 +475,10 @@ mixed_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
   issue_tokens "$work/tokens.$a" "$count"
   issue_tokens "$work/tokens.$b" "$count"
   start_sampler "$work/$a.samples"
-  env BENCH_AUTH="Basic $(printf alice:alice | base64)" BENCH_THREADS=1 BENCH_INPUT="$work/tokens.$a" \
-    wrk -t 1 -c "$half" -d "${seconds}s" --timeout 30s --latency -s "$bench/wrk/create.lua" "$base" >"$work/$a.wrk" &
+  # One wrk thread each: two wrk threads in all, as in every other phase.
+  WRK_THREADS=1 wrk_into "$a" create "$half" "$seconds" alice:alice BENCH_INPUT="$work/tokens.$a" &
   pids+=($!)
-  env BENCH_AUTH="Basic $(printf alice:alice | base64)" BENCH_THREADS=1 BENCH_INPUT="$work/tokens.$b" BENCH_KEYS="$run-$b-" \
-    wrk -t 1 -c "$half" -d "${seconds}s" --timeout 30s --latency -s "$bench/wrk/create.lua" "$base" >"$work/$b.wrk" &
+  WRK_THREADS=1 wrk_into "$b" create "$half" "$seconds" alice:alice BENCH_INPUT="$work/tokens.$b" BENCH_KEYS="$run-$b-" &
   pids+=($!)
   loader="${pids[*]}"
   wait "${pids[@]}"
@@ -471,12 +486,9 @@ mixed_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
   fig[$a.drain]=$(wait_drained)
   stop_sampler
   for name in "$a" "$b"; do
-    grep -q '^RESULT ' "$work/$name.wrk" || { cat "$work/$name.wrk"; die "wrk create printed no result"; }
-    keep_result "$name" "$(grep '^RESULT ' "$work/$name.wrk")"
+    wrk_result "$name"
     fig[$name.drain]=${fig[$a.drain]}
-    local good=$((${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]}))
-    fig[$name.rate]=$(calc "$good / ${fig[$name.seconds]}")
-    fig[$name.sustained]=$(calc "$good / (${fig[$name.seconds]} + ${fig[$name.drain]})")
+    rate_figures "$name"
   done
   summarise_samples "$a"
   fig[$b.rss]=${fig[$a.rss]} fig[$b.lag]=${fig[$a.lag]} fig[$b.backlog]=${fig[$a.backlog]}
@@ -574,7 +586,7 @@ ratio_row() {
   row "$1" "${name##*.}" "${fig[$name.sustained]}" "${fig[$name.p50_ms]}" "${fig[$name.p99_ms]}" "${value}x" ">= ${target}x" "$met" "$why"
 }
 
-drain_facts() { echo "load alone ${fig[$1.rate]}/s, then the outbox drained in ${fig[$1.drain]} s (peak backlog ${fig[$1.backlog]})"; }
+drain_facts() { echo "${fig[$1.rate]}/s during the load, then the outbox drained in ${fig[$1.drain]} s (peak backlog ${fig[$1.backlog]})"; }
 
 figures_table() {
   local c lag met large
@@ -657,7 +669,7 @@ write_results() {
     [ -z "$smoke${BENCH_NOTE:-}" ] || echo
     echo "- Machine: $(machine); load average $load_before when the run began (other work shares the cores)."
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); service at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes'), packaged jar, \`QUARKUS_PROFILE=demo\`."
-    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up: POST /orders for ${fig[steady.seconds]} s (${fig[steady.rates]} requests/s in its 20 s rounds), then $warmup s of every measured path; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
+    echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up: POST /orders for ${fig[warmup-create.spent]} s (${fig[warmup-create.rounds]} requests/s in its 20 s rounds), then $warmup s of every measured path; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
     echo
     figures_table
     echo
