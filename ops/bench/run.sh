@@ -311,7 +311,7 @@ prepare_claim_records() {
                redis.call('HSET', key, 'state', 'issued', 'expiresAt', ARGV[3])
                redis.call('PEXPIRE', key, ARGV[4])
              end" 0 "$prefix{p:raw}:token:" 10000 $((($(date +%s) + 6 * 3600) * 1000)) $((6 * 3600 * 1000)) >/dev/null
-  claim_sha=$(rcli SCRIPT LOAD "$(cat src/main/resources/redis/token-claim.lua)")
+  claim_sha=$(rcli SCRIPT LOAD "$(cat src/main/resources/redis/functions/claim-token.lua src/main/resources/redis/token-claim.lua)")
 }
 
 claim_benchmark() { # CONNECTIONS REQUESTS

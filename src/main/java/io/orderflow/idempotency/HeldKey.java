@@ -2,13 +2,20 @@ package io.orderflow.idempotency;
 
 import jakarta.enterprise.context.RequestScoped;
 
+import io.orderflow.shared.json.Fingerprint;
+
 /**
- * The Idempotency-Key the current request holds, and the answer PostgreSQL keeps for it once a
+ * The Idempotency-Key the current request holds (or its endpoint is yet to claim), and the answer PostgreSQL keeps for it once a
  * transaction that wrote it committed (the request's effect, or the other request that had used the key).
  */
 @RequestScoped
 class HeldKey {
 
+    /** A key its endpoint claims itself ({@link KeyClaimedAlongside}), not claimed yet. */
+    record Pending(KeyScope scope, Fingerprint fingerprint) {
+    }
+
+    private Pending pending;
     private KeyClaim claim;
     private boolean withEffect;
     private IdempotencyRecords.Kept kept;
@@ -18,6 +25,17 @@ class HeldKey {
     void hold(KeyClaim claim, boolean withEffect) {
         this.claim = claim;
         this.withEffect = withEffect;
+    }
+
+    void defer(Pending pending) {
+        this.pending = pending;
+    }
+
+    /** The pending key, once: whoever takes it claims it. */
+    Pending takePending() {
+        Pending taken = pending;
+        pending = null;
+        return taken;
     }
 
     void release() {

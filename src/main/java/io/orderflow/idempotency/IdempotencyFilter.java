@@ -3,10 +3,7 @@ package io.orderflow.idempotency;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -22,9 +19,8 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.json.Fingerprint;
 import io.orderflow.shared.http.Headers;
 import io.orderflow.shared.http.RequestBodies;
 import io.orderflow.shared.problem.Problem;
@@ -49,17 +45,14 @@ public class IdempotencyFilter {
     private final IdempotencyRecords records;
     private final HeldKey held;
     private final ObjectMapper json;
-    private final Map<KeyClaim.Outcome, Counter> outcomes = new EnumMap<>(KeyClaim.Outcome.class);
+    private final KeyOutcomes outcomes;
 
-    public IdempotencyFilter(IdempotencyStore store, IdempotencyRecords records, HeldKey held, ObjectMapper json, MeterRegistry metrics) {
+    public IdempotencyFilter(IdempotencyStore store, IdempotencyRecords records, HeldKey held, ObjectMapper json, KeyOutcomes outcomes) {
         this.store = store;
         this.records = records;
         this.held = held;
         this.json = json;
-        for (KeyClaim.Outcome outcome : KeyClaim.Outcome.values()) {
-            outcomes.put(outcome, metrics.counter("orders.idempotency.requests", "outcome",
-                    outcome.name().toLowerCase(Locale.ROOT).replace('_', '-')));
-        }
+        this.outcomes = outcomes;
     }
 
     @ServerRequestFilter
@@ -78,14 +71,22 @@ public class IdempotencyFilter {
         }
         String path = request.getUriInfo().getPath();
         KeyScope scope = new KeyScope(request.getSecurityContext().getUserPrincipal().getName(), "POST", path, key);
-        KeyClaim claim = store.claim(scope, RequestFingerprint.of("POST", path, RequestBodies.of(routing)));
+        Fingerprint fingerprint = RequestFingerprint.of("POST", path, RequestBodies.of(routing));
+        if (resource.getResourceMethod().isAnnotationPresent(KeyClaimedAlongside.class)) {
+            held.defer(new HeldKey.Pending(scope, fingerprint));
+            return null;
+        }
+        return decide(store.claim(scope, fingerprint), resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class));
+    }
+
+    /** Acts on what claiming the key found: null lets the request run, as the key's holder; otherwise the key's answer. */
+    private Response decide(KeyClaim claim, boolean withEffect) {
         if (claim.outcome().holds()) {
             // Held from here, so that the key is released should PostgreSQL fail to answer.
-            boolean withEffect = resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class);
             held.hold(claim, withEffect);
             // A fresh claim of an endpoint that keeps its key with its effect meets a forgotten key there instead (see keep).
             boolean fresh = withEffect && claim.outcome() == KeyClaim.Outcome.CLAIMED;
-            Optional<IdempotencyRecords.Kept> kept = fresh ? Optional.empty() : records.find(scope);
+            Optional<IdempotencyRecords.Kept> kept = fresh ? Optional.empty() : records.find(claim.scope());
             if (kept.isPresent()) {
                 // Redis had forgotten the key (restart, failover, eviction), or was never told: its holder answered
                 // with an effect (see keep), or died after its answer was kept. Redis learns it now.
@@ -101,7 +102,7 @@ public class IdempotencyFilter {
                 return answerAgain(claim, kept);
             }
         }
-        count(claim.outcome());
+        outcomes.count(claim.outcome());
         return switch (claim.outcome()) {
             case CLAIMED, TAKEN_OVER -> null;
             case REPLAY -> replay(claim, claim.answer());
@@ -117,16 +118,41 @@ public class IdempotencyFilter {
         IdempotencyRecords.Kept kept = keptOrNone(claim);
         if (kept == null) {
             // PostgreSQL stopped answering right after it refused the effect: nothing was written, a retry gets the answer.
-            ProblemException retry = inUse();
-            return ProblemMappers.builder(retry.problem(), json).header(HttpHeaders.RETRY_AFTER, retry.retryAfter().toSeconds()).build();
+            return problem(inUse());
         }
         held.kept(kept);
         return answerAgain(claim, kept);
     }
 
+    /** The key, claimed alongside the endpoint's own claim, answers the request itself. */
+    @ServerExceptionMapper
+    public Response answeredByKey(KeyAnsweredException e) {
+        Response answer = keyAnswer(e.claim());
+        // Against the odds the key no longer answers (an answer purged meanwhile); the response filter frees it.
+        return answer != null ? answer : problem(inUse());
+    }
+
+    /** What the key answers, refusals included, for a {@link KeptWithEffect} endpoint; null when this request now holds it. */
+    private Response keyAnswer(KeyClaim claim) {
+        try {
+            return decide(claim, true);
+        } catch (ProblemException refusal) {
+            return problem(refusal);
+        }
+    }
+
+    private Response problem(ProblemException e) {
+        Response.ResponseBuilder answer = ProblemMappers.builder(e.problem(), json);
+        return (e.retryAfter() == null ? answer : answer.header(HttpHeaders.RETRY_AFTER, e.retryAfter().toSeconds())).build();
+    }
+
     @ServerResponseFilter
     public void keep(ContainerRequestContext request, ContainerResponseContext response) {
         if (!"POST".equals(request.getMethod())) {
+            return;
+        }
+        HeldKey.Pending unclaimed = held.takePending();
+        if (unclaimed != null && !claimBeforeAnswer(unclaimed, response)) {
             return;
         }
         KeyClaim claim = held.claim();
@@ -173,6 +199,27 @@ public class IdempotencyFilter {
         }
     }
 
+    /**
+     * The endpoint answered before it claimed its key (a refusal, see {@link KeyClaimedAlongside}): the key's
+     * own answers come first, so it is claimed now. False when the key answers instead, or Redis fails
+     * (the endpoint's answer stands); true when this request now holds the key.
+     */
+    private boolean claimBeforeAnswer(HeldKey.Pending unclaimed, ContainerResponseContext response) {
+        KeyClaim claim;
+        try {
+            claim = store.claim(unclaimed.scope(), unclaimed.fingerprint());
+        } catch (RuntimeException e) {
+            LOG.warnf("Could not claim an Idempotency-Key after its endpoint's answer: %s", e.toString());
+            return false;
+        }
+        Response answer = keyAnswer(claim);
+        if (answer != null) {
+            answerInstead(response, answer);
+            return false;
+        }
+        return true;
+    }
+
     /** The answer kept for the key; none when there is none or PostgreSQL does not answer (the endpoint's answer stands). */
     private IdempotencyRecords.Kept keptOrNone(KeyClaim claim) {
         try {
@@ -198,10 +245,10 @@ public class IdempotencyFilter {
     /** The answer kept for the key, to a request with the same fingerprint; 422 to any other. */
     private Response answerAgain(KeyClaim claim, IdempotencyRecords.Kept kept) {
         if (!claim.fingerprint().matches(kept.fingerprint())) {
-            count(KeyClaim.Outcome.MISMATCH);
+            outcomes.count(KeyClaim.Outcome.MISMATCH);
             return ProblemMappers.builder(reused().problem(), json).build();
         }
-        count(KeyClaim.Outcome.REPLAY);
+        outcomes.count(KeyClaim.Outcome.REPLAY);
         return replay(claim, kept.answer());
     }
 
@@ -249,9 +296,5 @@ public class IdempotencyFilter {
 
     private static ProblemException reused() {
         return new ProblemException(Problem.of(ProblemCode.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a different request; use a new key for a new request."));
-    }
-
-    private void count(KeyClaim.Outcome outcome) {
-        outcomes.get(outcome).increment();
     }
 }

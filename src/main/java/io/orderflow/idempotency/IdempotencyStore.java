@@ -3,6 +3,7 @@ package io.orderflow.idempotency;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.json.Fingerprint;
+import io.orderflow.shared.redis.ClaimAlongside;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -25,7 +27,7 @@ import io.vertx.mutiny.redis.client.Response;
 @ApplicationScoped
 class IdempotencyStore {
 
-    private static final RedisScript CLAIM = RedisScript.load("idempotency-claim");
+    private static final RedisScript CLAIM = RedisScript.load("idempotency-claim", "claim-key");
     private static final RedisScript COMPLETE = RedisScript.load("idempotency-complete");
     private static final RedisScript RELEASE = RedisScript.load("idempotency-release");
 
@@ -49,11 +51,36 @@ class IdempotencyStore {
         String claimId = UUID.randomUUID().toString();
         Response answer = CLAIM.run(redis, List.of(recordKey), fingerprint.value(), claimId, config.lease().toMillis(),
                 config.retention().toMillis());
-        if ("mismatch".equals(answer.get(0).toString()) && fingerprint.version1().equals(answer.get(1).toString())) {
+        if (isVersion1Mismatch(answer, fingerprint)) {
             // Kept before the upgrade, for this very request: claimed again accepting either form, as the record may have changed since.
             answer = CLAIM.run(redis, List.of(recordKey), fingerprint.value(), claimId, config.lease().toMillis(),
                     config.retention().toMillis(), fingerprint.version1());
         }
+        return claimOf(answer, scope, fingerprint, recordKey, claimId);
+    }
+
+    /** The key's claim, for another claim script of its slot to make first; {@code found} learns what it found. */
+    ClaimAlongside alongside(KeyScope scope, Fingerprint fingerprint, Consumer<KeyClaim> found) {
+        String recordKey = recordKey(scope);
+        String claimId = UUID.randomUUID().toString();
+        return new Alongside(recordKey, List.of(fingerprint.value(), claimId, config.lease().toMillis(), config.retention().toMillis()),
+                answer -> found.accept(isVersion1Mismatch(answer, fingerprint)
+                        ? claim(scope, fingerprint) : claimOf(answer, scope, fingerprint, recordKey, claimId)));
+    }
+
+    private record Alongside(String record, List<Object> arguments, Consumer<Response> onAnswer) implements ClaimAlongside {
+
+        @Override
+        public void found(Response answer) {
+            onAnswer.accept(answer);
+        }
+    }
+
+    private static boolean isVersion1Mismatch(Response answer, Fingerprint fingerprint) {
+        return "mismatch".equals(answer.get(0).toString()) && fingerprint.version1().equals(answer.get(1).toString());
+    }
+
+    private KeyClaim claimOf(Response answer, KeyScope scope, Fingerprint fingerprint, String recordKey, String claimId) {
         KeyClaim.Outcome outcome = switch (answer.get(0).toString()) {
             case "claimed" -> KeyClaim.Outcome.CLAIMED;
             case "taken-over" -> KeyClaim.Outcome.TAKEN_OVER;

@@ -25,6 +25,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.idempotency.KeptWithEffect;
+import io.orderflow.idempotency.KeyClaimedAlongside;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.openapi.ApiDocument;
@@ -56,6 +57,7 @@ public class OrderResource {
 
     @POST
     @KeptWithEffect
+    @KeyClaimedAlongside
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createOrder",
             summary = "Create an order with a one-time order token, priced from the catalog and reserving its stock; "

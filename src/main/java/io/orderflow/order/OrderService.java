@@ -17,6 +17,7 @@ import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.idempotency.IdempotencyRecords;
+import io.orderflow.idempotency.PendingKeyClaim;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.http.Paging;
@@ -44,12 +45,13 @@ public class OrderService {
     private final Stock stock;
     private final StockPrecheck precheck;
     private final IdempotencyRecords keys;
+    private final PendingKeyClaim pendingKey;
     private final ObjectMapper json;
     private final StoredJson storedJson;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, IdempotencyRecords keys, ObjectMapper json, StoredJson storedJson, MeterRegistry metrics) {
+            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, ObjectMapper json, StoredJson storedJson, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
@@ -57,6 +59,7 @@ public class OrderService {
         this.stock = stock;
         this.precheck = precheck;
         this.keys = keys;
+        this.pendingKey = pendingKey;
         this.json = json;
         this.storedJson = storedJson;
         this.metrics = metrics;
@@ -71,7 +74,7 @@ public class OrderService {
         if (token == null || token.isBlank()) {
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_MISSING, "Send the token from POST /orders/token in the Order-Token header."));
         }
-        TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint().value());
+        TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint().value(), pendingKey.take());
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
             case CONSUMED -> claim.answer() != null

@@ -4,7 +4,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +16,7 @@ import io.orderflow.shared.Hashing;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.redis.ClaimAlongside;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -28,7 +31,8 @@ import io.vertx.mutiny.redis.client.Response;
 public class OrderTokens {
 
     private static final RedisScript ISSUE = RedisScript.load("token-issue");
-    private static final RedisScript CLAIM = RedisScript.load("token-claim");
+    private static final RedisScript CLAIM = RedisScript.load("token-claim", "claim-token");
+    private static final RedisScript CLAIM_WITH_KEY = RedisScript.load("token-claim-with-key", "claim-key", "claim-token");
     private static final RedisScript COMPLETE = RedisScript.load("token-complete");
     private static final RedisScript RELEASE = RedisScript.load("token-release");
     private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
@@ -65,13 +69,17 @@ public class OrderTokens {
     /**
      * Consumes a token for a request, atomically. While another request holds the token this waits
      * for it, up to {@code orders.tokens.in-flight-wait}, then answers 409 {@code order-token-in-use}.
+     * The request's Idempotency-Key, when it has one to claim, is claimed first in the same round trip.
      */
-    public TokenClaim claim(String customer, String token, String fingerprint) {
+    public TokenClaim claim(String customer, String token, String fingerprint, Optional<ClaimAlongside> key) {
         String hash = hash(token);
         String claimId = UUID.randomUUID().toString();
         long deadline = System.nanoTime() + config.inFlightWait().toNanos();
+        Optional<Response> first = key.map(alongside -> claimWithKey(customer, hash, fingerprint, claimId, alongside));
         while (true) {
-            Response answer = CLAIM.run(redis, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis());
+            Response answer = first.isPresent() ? first.get()
+                    : CLAIM.run(redis, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis());
+            first = Optional.empty();
             switch (answer.get(0).toString()) {
                 case "claimed":
                     return new TokenClaim(TokenClaim.Outcome.CLAIMED, customer, hash, claimId, null, fingerprint, null);
@@ -90,6 +98,15 @@ public class OrderTokens {
                     pause();
             }
         }
+    }
+
+    /** The token's answer, when the key was claimed afresh; none when the key was held otherwise (taken over). */
+    private Response claimWithKey(String customer, String hash, String fingerprint, String claimId, ClaimAlongside key) {
+        List<Object> arguments = new ArrayList<>(List.of(fingerprint, claimId, config.lease().toMillis()));
+        arguments.addAll(key.arguments());
+        Response both = CLAIM_WITH_KEY.run(redis, List.of(tokenKey(customer, hash), key.record()), arguments.toArray());
+        key.found(both.get(0));
+        return both.size() > 1 ? both.get(1) : null;
     }
 
     /** Marks a claimed token as used by an order; a retry of the same request will be answered with {@code answer} (JSON). */

@@ -132,6 +132,35 @@ class IdempotencyKeyTest {
     }
 
     @Test
+    void theKeyAnswersBeforeTheBodyAndTheTokenAreChecked() {
+        String key = newKey();
+        Response first = placeOrder("alice", key, newToken("alice"), ORDER);
+        first.then().statusCode(201);
+
+        // POST /orders claims its key together with its token, after the body is read; a request refused
+        // before that is still answered by its key first, as the contract orders the checks.
+        placeOrder("alice", key, newToken("alice"), ORDER.replace("\"quantity\":2", "\"quantity\":0")).then()
+                .statusCode(422)
+                .body("code", equalTo("idempotency-key-reused"));
+        placeOrder("alice", key, newToken("alice"), "{\"items\": [").then()
+                .statusCode(422)
+                .body("code", equalTo("idempotency-key-reused"));
+        as("alice").header("Idempotency-Key", key).contentType(ContentType.JSON).body(ORDER).post("/orders").then()
+                .statusCode(201)
+                .header("Idempotent-Replayed", "true")
+                .body("id", equalTo(first.path("id")));
+
+        // A fresh key on a refused request is freed for the corrected one.
+        String fresh = newKey();
+        as("alice").header("Idempotency-Key", fresh).contentType(ContentType.JSON).body(ORDER).post("/orders").then()
+                .statusCode(400)
+                .body("code", equalTo("order-token-missing"));
+        String token = newToken("alice");
+        placeOrder("alice", fresh, token, ORDER).then().statusCode(201).header("Idempotent-Replayed", (String) null);
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    @Test
     void anInvalidTransitionIsReplayedEvenAfterTheOrderChanged() {
         String id = newOrder("alice");
         String key = newKey();

@@ -1,12 +1,15 @@
 package io.orderflow.idempotency;
 
+import static io.orderflow.support.Api.ORDER;
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.newToken;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -16,11 +19,13 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 
 /** A holder that dies, or outlives its lease, never blocks a key for good nor overwrites its successor. */
@@ -65,6 +70,30 @@ class IdempotencyLeaseTest {
     }
 
     @Test
+    void anOrderWhoseKeysHolderDiedRunsOnceTheLeaseRunsOutAndKeepsItsTokenMeanwhile() {
+        String key = UUID.randomUUID().toString();
+        KeyClaim dead = store.claim(new KeyScope("alice", "POST", "/orders", key),
+                RequestFingerprint.of("POST", "/orders", ORDER.getBytes(StandardCharsets.UTF_8)));
+        assertThat(dead.outcome()).isEqualTo(KeyClaim.Outcome.CLAIMED);
+        String token = newToken("alice");
+
+        // POST /orders claims its key and its token in one script: a key in use claims no token.
+        AtomicReference<Response> taken = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            taken.set(placeOrder(key, token));
+            if (taken.get().statusCode() == 409) {
+                assertThat(taken.get().<String>path("code")).isEqualTo("idempotency-key-in-use");
+            }
+            return taken.get().statusCode() != 409;
+        });
+
+        taken.get().then().statusCode(201).header("Idempotent-Replayed", (String) null);
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+        placeOrder(key, newToken("alice")).then().statusCode(201).header("Idempotent-Replayed", "true")
+                .body("id", equalTo(taken.get().path("id")));
+    }
+
+    @Test
     void aSlowHolderCannotOverwriteItsSuccessorsAnswer() {
         String key = UUID.randomUUID().toString();
         KeyClaim slow = store.claim(new KeyScope("alice", "POST", PATH, key), RequestFingerprint.of("POST", PATH, new byte[0]));
@@ -83,6 +112,10 @@ class IdempotencyLeaseTest {
                 .statusCode(201)
                 .header("Idempotent-Replayed", "true")
                 .body("token", equalTo(successor.get().path("token")));
+    }
+
+    private static Response placeOrder(String key, String token) {
+        return as("alice").header("Idempotency-Key", key).header("Order-Token", token).contentType(ContentType.JSON).body(ORDER).post("/orders");
     }
 
     private static Response issueToken(String key) {

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.inject.Inject;
 
@@ -117,7 +118,7 @@ class OrderTokenFailureTest {
     void whileAnotherRequestHoldsTheTokenTheAnswerIsInUseWithRetryAfter() {
         String token = newToken("alice");
         // A request that took the token and has not finished (or crashed): its lease is 15 s.
-        assertThat(tokens.claim("alice", token, "another request").outcome()).isEqualTo(TokenClaim.Outcome.CLAIMED);
+        assertThat(tokens.claim("alice", token, "another request", Optional.empty()).outcome()).isEqualTo(TokenClaim.Outcome.CLAIMED);
 
         placeOrder("alice", token, ORDER).then()
                 .statusCode(409)

@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.equalTo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.inject.Inject;
 
@@ -80,7 +81,7 @@ class ShortLivedTokensTest {
     void aCrashedHoldersLeaseRunsOutAndTheTokenYieldsOneOrder() {
         String token = newToken("ops");
         // A request that took the token and died before answering.
-        assertThat(tokens.claim("ops", token, "a crashed request").outcome()).isEqualTo(TokenClaim.Outcome.CLAIMED);
+        assertThat(tokens.claim("ops", token, "a crashed request", Optional.empty()).outcome()).isEqualTo(TokenClaim.Outcome.CLAIMED);
         placeOrder("ops", token, ORDER).then().statusCode(409).body("code", equalTo("order-token-in-use"));
 
         await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))

@@ -14,7 +14,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * A Lua script from {@code src/main/resources/redis}, read once and run by its SHA-1 with EVALSHA.
+ * A Lua script from {@code src/main/resources/redis}, read once with the functions it calls and run
+ * by its SHA-1 with EVALSHA.
  * Redis forgets its script cache on restart, failover or SCRIPT FLUSH; then the script is sent once
  * more with EVAL, which also caches it again.
  */
@@ -30,13 +31,21 @@ public final class RedisScript {
         this.sha1 = Hashing.sha1Hex(source);
     }
 
-    public static RedisScript load(String name) {
-        String resource = "redis/" + name + ".lua";
+    /** The script {@code redis/NAME.lua}, after the functions it calls, each from {@code redis/functions/FUNCTION.lua}. */
+    public static RedisScript load(String name, String... functions) {
+        StringBuilder source = new StringBuilder();
+        for (String function : functions) {
+            source.append(read("redis/functions/" + function + ".lua")).append('\n');
+        }
+        return new RedisScript(name, source.append(read("redis/" + name + ".lua")).toString());
+    }
+
+    private static String read(String resource) {
         try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("Missing Redis script " + resource);
             }
-            return new RedisScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
