@@ -2,6 +2,7 @@ package io.orderflow.shared.problem;
 
 import java.net.URI;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -199,7 +200,9 @@ public class ProblemMappers {
             if (t instanceof SQLException || t instanceof VertxException || t instanceof java.net.SocketException
                     || t instanceof jakarta.persistence.PersistenceException || t instanceof java.util.concurrent.TimeoutException
                     // What a Redis call that outlived quarkus.redis.timeout fails with (Redis paused or overloaded).
-                    || t instanceof io.smallrye.mutiny.TimeoutException) {
+                    || t instanceof io.smallrye.mutiny.TimeoutException
+                    // A commit the database dropped: the transaction manager keeps the database's error as a suppressed one.
+                    || Arrays.stream(t.getSuppressed()).anyMatch(ProblemMappers::isUnavailable)) {
                 return true;
             }
         }

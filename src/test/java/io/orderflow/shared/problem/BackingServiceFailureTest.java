@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.concurrent.CompletionException;
 
+import javax.transaction.xa.XAException;
+
+import jakarta.transaction.RollbackException;
 import jakarta.ws.rs.core.Response;
 
 import org.junit.jupiter.api.Tag;
@@ -43,6 +47,24 @@ class BackingServiceFailureTest {
     void aRedisCallThatOutlivedItsTimeoutIs503() {
         // What a command gets while Redis is paused past quarkus.redis.timeout (found by the proof under faults)
         assertUnavailable(new io.smallrye.mutiny.TimeoutException());
+    }
+
+    @Test
+    void aCommitTheDatabaseDroppedIs503() {
+        // What a transaction's commit fails with when PostgreSQL is shut down under it (found by the proof under faults):
+        // the database's error is no cause, only suppressed.
+        XAException commit = new XAException("Error trying to transactionCommit local transaction");
+        commit.initCause(new SQLException("FATAL: terminating connection due to administrator command", "57P01"));
+        RollbackException rollback = new RollbackException("ARJUNA016053: Could not commit transaction.");
+        rollback.addSuppressed(commit);
+        assertUnavailable(new IllegalStateException(rollback));
+    }
+
+    @Test
+    void aRollbackOfOurOwnIsStillAFailureOfOurOwn() {
+        RollbackException rollback = new RollbackException("ARJUNA016053: Could not commit transaction.");
+        rollback.addSuppressed(new IllegalArgumentException("a bug"));
+        assertThat(mappers.unexpected(new IllegalStateException(rollback)).getStatus()).isEqualTo(500);
     }
 
     @Test
