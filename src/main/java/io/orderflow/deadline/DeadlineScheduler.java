@@ -1,8 +1,6 @@
 package io.orderflow.deadline;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,7 +14,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.shared.metrics.AppGauges;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -36,27 +34,23 @@ public class DeadlineScheduler {
     private final int batchSize;
     private final Duration pollInterval;
     private final boolean enabled;
-    private final MeterRegistry metrics;
-    private final List<Gauge> gauges = new ArrayList<>();
     private ScheduledExecutorService thread;
 
-    public DeadlineScheduler(DeadlineService deadlines, DeadlineConfig config, MeterRegistry metrics,
+    public DeadlineScheduler(DeadlineService deadlines, DeadlineConfig config,
             @ConfigProperty(name = "orders.deadlines.poll-interval", defaultValue = "250MS") Duration pollInterval,
             @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean enabled) {
         this.deadlines = deadlines;
         this.batchSize = config.batchSize();
         this.pollInterval = pollInterval;
         this.enabled = enabled;
-        this.metrics = metrics;
-        for (Deadline deadline : Deadline.values()) {
-            gauges.add(Gauge.builder("orders.deadlines.oldest.overdue", deadlines, service -> overdueSeconds(service, deadline))
-                    .tag("event", deadline.event().wireName()).baseUnit("seconds")
-                    .description("How long the oldest deadline that is due has waited to fire; 0 when none waits")
-                    .strongReference(true).register(metrics));
-        }
     }
 
-    void start(@Observes StartupEvent startup) {
+    void start(@Observes StartupEvent startup, AppGauges gauges) {
+        for (Deadline deadline : Deadline.values()) {
+            gauges.register(Gauge.builder("orders.deadlines.oldest.overdue", deadlines, service -> overdueSeconds(service, deadline))
+                    .tag("event", deadline.event().wireName()).baseUnit("seconds")
+                    .description("How long the oldest deadline that is due has waited to fire; 0 when none waits"));
+        }
         if (!enabled) {
             return;
         }
@@ -103,13 +97,11 @@ public class DeadlineScheduler {
         }
     }
 
-    /** The registry may outlive this bean (tests restart the app in one JVM): its gauges must not call it then. */
     @PreDestroy
     void stop() {
         if (thread != null) {
             thread.shutdown();
         }
-        gauges.forEach(metrics::remove);
     }
 
     private static double overdueSeconds(DeadlineService service, Deadline deadline) {

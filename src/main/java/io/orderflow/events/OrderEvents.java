@@ -4,20 +4,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.order.OrderEventMessage;
 import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.BatchOutboxHandler;
 import io.orderflow.outbox.OutboxBacklog;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.outbox.OutboxWriter;
+import io.orderflow.shared.metrics.AppGauges;
 import io.orderflow.shared.redis.RedisKeys;
+import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
@@ -38,26 +38,20 @@ public class OrderEvents implements BatchOutboxHandler {
     private final Redis redis;
     private final RedisKeys keys;
     private final String maxLength;
-    private final MeterRegistry metrics;
-    private final Gauge lag;
+    private final OutboxBacklog outboxBacklog;
 
-    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config,
-            MeterRegistry metrics) {
+    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config) {
         this.outbox = outbox;
+        this.outboxBacklog = outboxBacklog;
         this.redis = redis;
         this.keys = keys;
         this.maxLength = Long.toString(config.maxLength());
-        this.metrics = metrics;
-        this.lag = Gauge.builder("orders.events.lag", outboxBacklog, backlog -> backlog.pending(KIND).oldestAgeSeconds(Instant.now()))
-                .baseUnit("seconds")
-                .description("How long the oldest order event not yet published has waited; 0 when none waits")
-                .strongReference(true).register(metrics);
     }
 
-    /** The registry may outlive this bean (tests restart the app in one JVM): its gauge must not call it then. */
-    @PreDestroy
-    void removeGauge() {
-        metrics.remove(lag);
+    void registerGauge(@Observes StartupEvent start, AppGauges gauges) {
+        gauges.register(Gauge.builder("orders.events.lag", outboxBacklog, backlog -> backlog.pending(KIND).oldestAgeSeconds(Instant.now()))
+                .baseUnit("seconds")
+                .description("How long the oldest order event not yet published has waited; 0 when none waits"));
     }
 
     /** A transition's events, in one statement; a creation's is written by the statement that stores the order. */

@@ -2,21 +2,20 @@ package io.orderflow.outbox;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import org.hibernate.query.NativeQuery;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.Startup;
+import io.orderflow.shared.metrics.AppGauges;
+import io.quarkus.runtime.StartupEvent;
 
 /**
  * What the outbox still holds: the messages not yet delivered, by kind, and the dead letters, counted
@@ -24,7 +23,6 @@ import io.quarkus.runtime.Startup;
  * and {@code orders.outbox.dead}.
  */
 @ApplicationScoped
-@Startup // its gauges are there from the start
 public class OutboxBacklog {
 
     /** Undelivered messages of one kind: how many, and when the oldest was written (null when none). */
@@ -58,28 +56,22 @@ public class OutboxBacklog {
     private final EntityManager db;
     private final OutboxHandlers handlers;
     private final DueScans dueScans;
-    private final MeterRegistry metrics;
-    private final List<Gauge> gauges = new ArrayList<>();
     private volatile Counted backlog;
 
-    OutboxBacklog(EntityManager db, OutboxHandlers handlers, DueScans dueScans, MeterRegistry metrics) {
+    OutboxBacklog(EntityManager db, OutboxHandlers handlers, DueScans dueScans) {
         this.db = db;
         this.handlers = handlers;
         this.dueScans = dueScans;
-        this.metrics = metrics;
-        for (String kind : handlers.kinds()) {
-            gauges.add(Gauge.builder("orders.outbox.pending", this, outbox -> outbox.pending(kind).count()).tag("kind", kind)
-                    .description("Outbox messages not yet delivered").strongReference(true).register(metrics));
-        }
-        // Only kinds that may give up (shipments) end here; each one is also counted in orders.outbox.deliveries{kind, outcome="dead"}.
-        gauges.add(Gauge.builder("orders.outbox.dead", this, outbox -> outbox.backlog().dead())
-                .description("Outbox messages that gave up and wait for staff to retry them").strongReference(true).register(metrics));
     }
 
-    /** The registry may outlive this bean (tests restart the app in one JVM): its gauges must not call it then. */
-    @PreDestroy
-    void removeGauges() {
-        gauges.forEach(metrics::remove);
+    void registerGauges(@Observes StartupEvent start, AppGauges gauges) {
+        for (String kind : handlers.kinds()) {
+            gauges.register(Gauge.builder("orders.outbox.pending", this, outbox -> outbox.pending(kind).count()).tag("kind", kind)
+                    .description("Outbox messages not yet delivered"));
+        }
+        // Only kinds that may give up (shipments) end here; each one is also counted in orders.outbox.deliveries{kind, outcome="dead"}.
+        gauges.register(Gauge.builder("orders.outbox.dead", this, outbox -> outbox.backlog().dead())
+                .description("Outbox messages that gave up and wait for staff to retry them"));
     }
 
     /** Messages of this kind not yet delivered, as counted at most a second ago. */

@@ -7,7 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import java.util.stream.Stream;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -18,7 +17,6 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderStatusChanged;
@@ -29,7 +27,9 @@ import io.orderflow.outbox.OutboxHandler;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StoredJson;
+import io.orderflow.shared.metrics.AppGauges;
 import io.orderflow.shared.money.Money;
+import io.quarkus.runtime.StartupEvent;
 
 /**
  * Gives charges back: queues each refund in the outbox, in the transaction that calls for it, under its
@@ -59,12 +59,10 @@ class Refunds implements OutboxHandler {
     private final OutboxBacklog outboxBacklog;
     private final Duration overdueAfter;
     private final StoredJson json;
-    private final MeterRegistry metrics;
-    private final Gauge overdueGauge;
     private volatile Overdue overdue;
 
     Refunds(PaymentGateway gateway, PaymentStore payments, OutboxWriter outbox, OutboxDelivery outboxDelivery,
-            OutboxBacklog outboxBacklog, PaymentConfig config, StoredJson json, MeterRegistry metrics) {
+            OutboxBacklog outboxBacklog, PaymentConfig config, StoredJson json) {
         this.gateway = gateway;
         this.payments = payments;
         this.outbox = outbox;
@@ -72,16 +70,11 @@ class Refunds implements OutboxHandler {
         this.outboxBacklog = outboxBacklog;
         this.overdueAfter = config.refundOverdueAfter();
         this.json = json;
-        this.metrics = metrics;
-        this.overdueGauge = Gauge.builder("orders.refunds.overdue", this, Refunds::overdue)
-                .description("Refunds owed to customers for longer than orders.payments.refund-overdue-after and not made yet")
-                .strongReference(true).register(metrics);
     }
 
-    /** The registry may outlive this bean (tests restart the app in one JVM): its gauge must not call it then. */
-    @PreDestroy
-    void removeGauge() {
-        metrics.remove(overdueGauge);
+    void registerGauge(@Observes StartupEvent start, AppGauges gauges) {
+        gauges.register(Gauge.builder("orders.refunds.overdue", this, Refunds::overdue)
+                .description("Refunds owed to customers for longer than orders.payments.refund-overdue-after and not made yet"));
     }
 
     /** The key of the refund of the charge that paid an order (or landed after it was cancelled). */

@@ -68,7 +68,9 @@ class RefundOutageTest {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> attempts(key) > outbox.maxAttempts() || "DEAD".equals(outboxStatus(key)));
         assertThat(outboxStatus(key)).as("a refund past the attempts budget").isEqualTo("PENDING");
-        await().atMost(Duration.ofSeconds(10)).until(() -> overdueRefunds() > 0);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(overdueRefunds())
+                .as("orders_refunds_overdue while the refund is %s", Orders.value("SELECT row_to_json(o)::text FROM outbox o WHERE idempotency_key = ?", key))
+                .isPositive());
 
         FakeProviders.endScript(REFUNDS);
 
