@@ -35,10 +35,12 @@ class PaidOnlyWithAChargeTest {
     private static final String PAID_WITHOUT_ONE_CHARGE = """
             SELECT count(*) FROM orders o WHERE o.status IN ('paid', 'shipped', 'delivered')
                 AND (SELECT count(*) FROM payments p WHERE p.order_id = o.id AND p.status = 'SUCCESS') <> 1""";
+    /** Rounds are independent orders: several run at once, each with its own burst of pays. */
+    private static final int ROUNDS_AT_ONCE = 4;
 
     @Test
     void tenConcurrentPaysOfADeclinedOrderLeaveItUnpaid() {
-        for (int round = 0; round < 200; round++) {
+        Parallel.rounds(200, ROUNDS_AT_ONCE, round -> {
             String id = placeOrder("alice", newToken("alice"), DECLINED_ORDER).then().statusCode(201).extract().path("id");
 
             List<Response> answers = Parallel.run(10, () -> pay(id, null));
@@ -48,13 +50,13 @@ class PaidOnlyWithAChargeTest {
                     .as("round %d", round).containsOnly("payment-in-progress");
             assertThat(Orders.value("SELECT status FROM orders WHERE id = ?", id)).as("round %d", round).isEqualTo("created");
             assertThat(Ledger.of(id).charges()).as("charges in round %d", round).isZero();
-        }
+        });
         assertThat(Orders.value(PAID_WITHOUT_ONE_CHARGE)).isEqualTo("0");
     }
 
     @Test
     void aDeclinedCardFollowedAtOnceByGoodOnesChargesOnce() {
-        for (int round = 0; round < 20; round++) {
+        Parallel.rounds(20, ROUNDS_AT_ONCE, round -> {
             String id = newOrder("alice");
             List<Callable<Response>> pays = new ArrayList<>();
             pays.add(() -> pay(id, "pm_card_chargeDeclined"));
@@ -71,7 +73,7 @@ class PaidOnlyWithAChargeTest {
             assertThat(as("alice").get("/orders/{id}", id).<String>path("status")).as("round %d", round).isEqualTo("paid");
             assertThat(Ledger.of(id).charges()).as("charges in round %d", round).isEqualTo(1);
             assertThat(Orders.value("SELECT count(*) FROM payments WHERE order_id = ? AND status = 'SUCCESS'", id)).isEqualTo("1");
-        }
+        });
         assertThat(Orders.value(PAID_WITHOUT_ONE_CHARGE)).isEqualTo("0");
     }
 

@@ -4,10 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 
 /** Starts calls at the same moment, each on its own thread, and collects their results in order. */
 public final class Parallel {
@@ -45,5 +49,28 @@ public final class Parallel {
             calls.add(call);
         }
         return run(calls);
+    }
+
+    /**
+     * Runs rounds 0 to {@code rounds - 1}, this many at a time, each on one thread; the first round that
+     * fails (an assertion, say) fails the whole with its own error.
+     */
+    public static void rounds(int rounds, int atOnce, IntConsumer round) {
+        ExecutorService threads = Executors.newFixedThreadPool(atOnce);
+        try {
+            List<Future<?>> pending = IntStream.range(0, rounds).<Future<?>>mapToObj(i -> threads.submit(() -> round.accept(i))).toList();
+            for (Future<?> result : pending) {
+                result.get(5, TimeUnit.MINUTES);
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("A round failed", e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException("The rounds did not end", e);
+        } finally {
+            threads.shutdownNow();
+        }
     }
 }
