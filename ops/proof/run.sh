@@ -5,7 +5,7 @@
 # (one of them the outbox relay) and Redis stalls past the leases; each fault three times.
 # It writes ops/proof/RESULTS.md: each scenario's figures, the machine and the date.
 #
-# Usage: ops/proof/run.sh            (about 10-15 minutes on a 2-core machine)
+# Usage: ops/proof/run.sh            (about 17 minutes on a 2-core machine)
 # The short version runs in every ./mvnw verify (see ops/proof/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
