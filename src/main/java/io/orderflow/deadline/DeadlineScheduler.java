@@ -6,7 +6,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -14,7 +13,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
+import io.orderflow.shared.BackgroundThreads;
 import io.orderflow.shared.metrics.AppGauges;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -29,6 +30,8 @@ public class DeadlineScheduler {
 
     private static final Logger LOG = Logger.getLogger(DeadlineScheduler.class);
     private static final Duration FIRST_LOOK = Duration.ofSeconds(1);
+    /** How long stopping waits for a batch in progress. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
     private final DeadlineService deadlines;
     private final int batchSize;
@@ -66,7 +69,7 @@ public class DeadlineScheduler {
     void fireDue() {
         for (Deadline deadline : Deadline.values()) {
             try {
-                while (deadlines.fireDue(deadline, batchSize) == batchSize) {
+                while ((thread == null || !thread.isShutdown()) && deadlines.fireDue(deadline, batchSize) == batchSize) {
                     // a full batch may have left more behind it
                 }
             } catch (RuntimeException batchFailed) {
@@ -97,11 +100,12 @@ public class DeadlineScheduler {
         }
     }
 
-    @PreDestroy
-    void stop() {
-        if (thread != null) {
-            thread.shutdown();
+    /** At shutdown, before the database closes; a batch cut off after the wait rolls back and is due again. */
+    void stop(@Observes ShutdownEvent shutdown) {
+        if (thread == null) {
+            return;
         }
+        BackgroundThreads.stop(thread, STOP_WAIT);
     }
 
     private static double overdueSeconds(DeadlineService service, Deadline deadline) {

@@ -1,5 +1,6 @@
 package io.orderflow.outbox;
 
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -8,13 +9,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 
 import org.jboss.logging.Logger;
 
+import io.orderflow.shared.BackgroundThreads;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -30,6 +32,8 @@ public class OutboxRelay {
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     /** How Quarkus spells a schedule that never runs. */
     private static final Set<String> OFF = Set.of("off", "disabled");
+    /** How long stopping waits for a batch in progress. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
     private final OutboxDelivery delivery;
     private final DueScans dueScans;
@@ -64,8 +68,8 @@ public class OutboxRelay {
         }
     }
 
-    @PreDestroy
-    void stop() {
+    /** At shutdown, before the database and Redis clients close. */
+    void stop(@Observes ShutdownEvent shutdown) {
         loops.values().forEach(Loop::stop);
     }
 
@@ -95,7 +99,7 @@ public class OutboxRelay {
         private void drain() {
             runQueued.set(false);
             try {
-                while (delivery.relay(lane) == batchSize) {
+                while (!thread.isShutdown() && delivery.relay(lane) == batchSize) {
                     // a full batch may have left more behind it
                 }
             } catch (RuntimeException e) {
@@ -103,8 +107,9 @@ public class OutboxRelay {
             }
         }
 
+        /** A batch still running after the wait is cut off; its messages are delivered again after their lease. */
         void stop() {
-            thread.shutdown();
+            BackgroundThreads.stop(thread, STOP_WAIT);
         }
     }
 }
