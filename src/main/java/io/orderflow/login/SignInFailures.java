@@ -12,7 +12,6 @@ import io.orderflow.shared.Hashing;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.RedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -31,17 +30,19 @@ public class SignInFailures {
     private static final RedisScript FAIL = RedisScript.load("login-fail");
     /** The first delay of a user being guessed at; each further failure doubles it, up to the configured cap. */
     private static final Duration FIRST_DELAY = Duration.ofMillis(100);
+    /** As long as Quarkus's own blocking Redis calls may take (quarkus.redis.timeout). */
+    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
 
-    private final RedisDataSource redis;
     private final ReactiveRedisDataSource reactive;
+    private final SignInClearances clearances;
     private final RedisKeys keys;
     private final LoginConfig config;
     private final MeterRegistry metrics;
 
-    public SignInFailures(RedisDataSource redis, ReactiveRedisDataSource reactive, RedisKeys keys, LoginConfig config,
+    public SignInFailures(ReactiveRedisDataSource reactive, SignInClearances clearances, RedisKeys keys, LoginConfig config,
             MeterRegistry metrics) {
-        this.redis = redis;
         this.reactive = reactive;
+        this.clearances = clearances;
         this.keys = keys;
         this.config = config;
         this.metrics = metrics;
@@ -50,45 +51,53 @@ public class SignInFailures {
     /**
      * The attempt, to be checked, or {@link SignInRefusedException} when this address reached its limit
      * for this user, or reached its own limit and has failed for this user before. An address that has
-     * not failed for the user is never refused. Blocking; the address's counter is read only when the
-     * address has failed for the user, so most sign-ins cost one Redis call.
+     * not failed for the user is never refused. Without blocking; the address's counter is read only
+     * when the address has failed for the user, so most sign-ins cost one Redis call.
      */
-    public SignInAttempt admit(String user, String address) {
-        try {
-            Response byUser = CHECK.run(redis, List.of(pairKey(user, address), userKey(user)));
+    public Uni<SignInAttempt> admit(String user, String address) {
+        long clearance = clearances.stamp(user, address);
+        return CHECK.run(reactive, List.of(pairKey(user, address), userKey(user))).chain(byUser -> {
             long pairFailures = byUser.get(0).toLong();
             long pairLeft = byUser.get(1).toLong();
+            long userFailures = byUser.get(2).toLong();
             if (pairFailures >= config.maxFailuresPerUserAndAddress()) {
-                throw refused("user-and-address", pairLeft);
+                return Uni.createFrom().failure(refused("user-and-address", pairLeft));
             }
-            if (pairFailures > 0) {
-                Response byAddress = CHECK.run(redis, List.of(addressKey(address)));
+            if (pairFailures == 0) {
+                return Uni.createFrom().item(new SignInAttempt(user, address, false, delay(userFailures), clearance));
+            }
+            return CHECK.run(reactive, List.of(addressKey(address))).map(byAddress -> {
                 if (byAddress.get(0).toLong() >= config.maxFailuresPerAddress()) {
                     throw refused("address", Math.min(pairLeft, byAddress.get(1).toLong()));
                 }
-            }
-            return new SignInAttempt(user, address, pairFailures > 0, delay(byUser.get(2).toLong()));
-        } catch (SignInRefusedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            unavailable("check", e);
-            return new SignInAttempt(user, address, false, Duration.ZERO);
-        }
+                return new SignInAttempt(user, address, true, delay(userFailures), clearance);
+            });
+        }).ifNoItem().after(CHECK_TIMEOUT).fail()
+                .onFailure(e -> !(e instanceof SignInRefusedException)).recoverWithItem(e -> {
+                    unavailable("check", e);
+                    return SignInAttempt.unchecked(user, address);
+                });
     }
 
     /**
      * Counts a wrong password (or unknown user) against the user at this address, the user and the
      * address. Called on the event loop, so it does not wait: the counts are sent to Redis before the
      * failure is answered. Attempts already in flight when a limit is reached are still checked, so a
-     * burst of parallel guesses may pass it by as many as it runs at once.
+     * burst of parallel guesses may pass it by as many as it runs at once. The pair loses its way
+     * around Redis on every instance ({@link SignInClearances}) before the failure is answered here.
      */
     public void failed(SignInAttempt attempt) {
+        clearances.failed(attempt.user(), attempt.address());
+        count(attempt).subscribe().with(done -> { }, e -> unavailable("count", e));
+    }
+
+    /** The counting alone, as every instance does it. */
+    Uni<Void> count(SignInAttempt attempt) {
         metrics.counter("orders.login.failures").increment();
         long window = config.window().toMillis();
-        Uni.combine().all().unis(
+        return Uni.combine().all().unis(
                 FAIL.run(reactive, List.of(pairKey(attempt.user(), attempt.address()), userKey(attempt.user())), window),
-                FAIL.run(reactive, List.of(addressKey(attempt.address())), window)).discardItems()
-                .subscribe().with(done -> { }, e -> unavailable("count", e));
+                FAIL.run(reactive, List.of(addressKey(attempt.address())), window)).discardItems();
     }
 
     /**
@@ -97,6 +106,7 @@ public class SignInFailures {
      * could clear it for guesses at others. Without waiting, like {@link #failed}.
      */
     public void succeeded(SignInAttempt attempt) {
+        clearances.clear(attempt);
         if (attempt.failedBefore()) {
             reactive.key().del(pairKey(attempt.user(), attempt.address())).subscribe().with(deleted -> { }, e -> unavailable("clear", e));
         }

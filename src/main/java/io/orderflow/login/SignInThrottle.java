@@ -53,8 +53,8 @@ public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenti
         if (http == null) {
             return Uni.createFrom().nullItem();
         }
-        return context.runBlocking(() -> {
-            http.put(ATTEMPT, failures.admit(request.getUsername(), address(http)));
+        return failures.admit(request.getUsername(), address(http)).map(attempt -> {
+            http.put(ATTEMPT, attempt);
             return null;
         });
     }
@@ -102,7 +102,7 @@ public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenti
      * The client's address as Quarkus reports it: the forwarded one only when quarkus.http.proxy.*
      * trusts the proxy (see application.properties), else the connection's.
      */
-    private static String address(RoutingContext http) {
+    static String address(RoutingContext http) {
         return http.request().remoteAddress() == null ? "unknown" : http.request().remoteAddress().hostAddress();
     }
 }

@@ -42,6 +42,7 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
 
     private final Cache<String, Verified> verified;
     private final SecretKeySpec key;
+    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
 
     /** Who signed in, with which roles. */
     private record Verified(String name, Set<String> roles) {
@@ -71,15 +72,21 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
             return Uni.createFrom().nullItem();
         }
         String fingerprint = fingerprint(request.getUsername(), request.getPassword().getPassword());
-        Verified known = verified.getIfPresent(fingerprint);
+        SecurityIdentity known = identity(verified.getIfPresent(fingerprint));
         if (known == null) {
             http.put(PENDING, fingerprint);
-            return Uni.createFrom().nullItem();
         }
-        return Uni.createFrom().item(QuarkusSecurityIdentity.builder()
-                .setPrincipal(new QuarkusPrincipal(known.name()))
-                .addRoles(known.roles())
-                .build());
+        return Uni.createFrom().item(known);
+    }
+
+    /** Who this is, if the password was verified lately; null if it must be checked. */
+    public SecurityIdentity known(String name, char[] password) {
+        return identity(verified.getIfPresent(fingerprint(name, password)));
+    }
+
+    private static SecurityIdentity identity(Verified known) {
+        return known == null ? null
+                : QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(known.name())).addRoles(known.roles()).build();
     }
 
     void signedIn(@Observes AuthenticationSuccessEvent event) {
@@ -91,12 +98,18 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
     }
 
     private String fingerprint(String name, char[] password) {
+        Mac mac = macs.get();
+        mac.update(name.getBytes(StandardCharsets.UTF_8));
+        mac.update((byte) 0);
+        return Base64.getEncoder().encodeToString(mac.doFinal(new String(password).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A Mac is not thread-safe, and making one per request costs a provider lookup: one per thread, keyed once. */
+    private Mac newMac() {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
-            mac.update(name.getBytes(StandardCharsets.UTF_8));
-            mac.update((byte) 0);
-            return Base64.getEncoder().encodeToString(mac.doFinal(new String(password).getBytes(StandardCharsets.UTF_8)));
+            return mac;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is always available", e);
         }

@@ -61,6 +61,12 @@ class SignInThrottlingTest {
     @Inject
     MeterRegistry metrics;
 
+    @Inject
+    SignInClearances clearances;
+
+    @Inject
+    SignInFailures failures;
+
     @TestHTTPResource("/")
     URL app;
 
@@ -209,6 +215,63 @@ class SignInThrottlingTest {
     }
 
     /**
+     * HTTP Basic signs every request: a password verified from an address signs in there without
+     * asking Redis. Guessing from that address still gets it refused, the right password included.
+     */
+    @Test
+    void aPasswordKnownAtAnAddressIsRefusedThereOnceItHasFailedThereEnough() {
+        String name = newUser();
+        String address = "198.51.100.21";
+        products(address, name, name).then().statusCode(200);
+        assertThat(clearances.isCleared(name, address)).as("signs in without asking Redis").isTrue();
+
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
+            products(address, name, "wrong").then().statusCode(401);
+        }
+
+        products(address, name, name).then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
+        products(address, name, "wrong").then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
+    }
+
+    /**
+     * Behind a load balancer the guesses land on other instances, which count them in Redis and
+     * announce them: the announcement closes the way around Redis here too.
+     */
+    @Test
+    void aPasswordKnownAtAnAddressIsRefusedThereOnceAnotherInstanceAnnouncesItsFailures() {
+        String name = newUser();
+        String address = "198.51.100.22";
+        products(address, name, name).then().statusCode(200);
+        SignInAttempt guess = SignInAttempt.unchecked(name, address);
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
+            failures.count(guess).await().atMost(Duration.ofSeconds(5));
+        }
+        // Counted in Redis, not yet announced: this instance has not heard, so the way around Redis is still open.
+        products(address, name, name).then().statusCode(200);
+
+        clearances.announce(name, address).await().atMost(Duration.ofSeconds(5));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !clearances.isCleared(name, address));
+
+        products(address, name, name).then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
+    }
+
+    /** A sign-in whose Redis check was answered before a failure of its pair was heard clears nothing. */
+    @Test
+    void aSignInCheckedBeforeAFailureWasHeardClearsNothing() {
+        String name = newUser();
+        String address = "198.51.100.23";
+        long checked = clearances.stamp(name, address);
+
+        clearances.announce(name, address).await().atMost(Duration.ofSeconds(5));
+        await().atMost(Duration.ofSeconds(5)).until(() -> clearances.stamp(name, address) != checked);
+        clearances.clear(new SignInAttempt(name, address, false, Duration.ZERO, checked));
+        assertThat(clearances.isCleared(name, address)).isFalse();
+
+        clearances.clear(new SignInAttempt(name, address, false, Duration.ZERO, clearances.stamp(name, address)));
+        assertThat(clearances.isCleared(name, address)).isTrue();
+    }
+
+    /**
      * PostgreSQL restarting or failing over: sign-ins answer 503 with Retry-After, not 401, and count
      * no failure, so the user is not throttled once it is back.
      */
@@ -240,6 +303,12 @@ class SignInThrottlingTest {
                 .until(() -> given().get("/q/health/ready").statusCode() == 200);
         products(address, name, name).then().statusCode(200);
         assertThat(metrics.counter("orders.login.failures").count()).isEqualTo(failures);
+    }
+
+    private static String newUser() {
+        String name = "known-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(name, "customer");
+        return name;
     }
 
     private double throttled(String by) {

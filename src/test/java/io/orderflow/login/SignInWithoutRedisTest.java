@@ -1,5 +1,6 @@
 package io.orderflow.login;
 
+import static io.orderflow.support.RedisOutages.LOGIN_FAILURES_PER_USER_AND_ADDRESS;
 import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +9,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.notNullValue;
 
 import java.time.Duration;
+import java.util.UUID;
 
 import jakarta.inject.Inject;
 
@@ -17,6 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.support.PrivateRedis;
 import io.orderflow.support.RedisOutages;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -36,6 +39,12 @@ class SignInWithoutRedisTest {
     @Inject
     MeterRegistry metrics;
 
+    @Inject
+    SignInClearances clearances;
+
+    @Inject
+    SignInFailures failures;
+
     @Test
     void whileRedisIsDownSignInsAreCheckedUnthrottled() {
         double skipped = metrics.counter("orders.login.throttle.unavailable", "step", "check").count();
@@ -51,6 +60,36 @@ class SignInWithoutRedisTest {
         }
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> given().auth().preemptive().basic("alice", "alice").post("/orders/token").statusCode() == 201);
+    }
+
+    /**
+     * Failures announced while the channel is down are never heard: so an outage forgets every pair
+     * signed in without Redis, and failures counted meanwhile by another instance are still refused.
+     */
+    @Test
+    void afterRedisWasDownFailuresCountedElsewhereStillRefuse() {
+        String name = "drop-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(name, "customer");
+        String address = "127.0.0.1";
+        // Cleared by a sign-in once the channel is heard (after an earlier test's outage it is subscribed to again).
+        await().atMost(Duration.ofSeconds(10)).until(() -> given().auth().preemptive().basic(name, name).get("/products?limit=1").statusCode() == 200
+                && clearances.isCleared(name, address));
+
+        PrivateRedis.stopServer();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !clearances.isCleared(name, address));
+        } finally {
+            PrivateRedis.startServer();
+        }
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> given().auth().preemptive().basic("alice", "alice").post("/orders/token").statusCode() == 201);
+        // Another instance counted them; its announcement went out while this one was not listening.
+        SignInAttempt guess = SignInAttempt.unchecked(name, address);
+        for (int i = 0; i < LOGIN_FAILURES_PER_USER_AND_ADDRESS; i++) {
+            failures.count(guess).await().atMost(Duration.ofSeconds(5));
+        }
+
+        given().auth().preemptive().basic(name, name).get("/products?limit=1").then().statusCode(429);
     }
 
     /** Whether a session was ended is kept in Redis: while nobody can tell, a signed-in page fails closed. */
