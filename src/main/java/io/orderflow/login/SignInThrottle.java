@@ -19,7 +19,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Runs before the identity providers that check passwords (HTTP Basic and the sign-in form alike):
+ * Runs before the identity providers that check passwords (HTTP Basic and the sign-in form alike),
+ * for every sign-in that {@link KnownSignIns} did not take without asking Redis:
  * refuses an address that has failed too often for this user (or too often overall, and for this
  * user before), so a refusal costs no password hash and the right password does not get in from the
  * guessing address while refused; otherwise it answers "not mine", leaving the attempt (with any
