@@ -2,6 +2,7 @@ package io.orderflow;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -13,6 +14,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+
+import io.orderflow.shared.StopsWithTheApp;
+import io.quarkus.scheduler.Scheduled;
 
 /**
  * The package graph stays a house the next engineer can live in: each feature package can be read,
@@ -65,5 +69,10 @@ class ArchitectureTest {
         noClasses().that().haveSimpleNameNotEndingWith("Resource")
                 .should().dependOnClassesThat().haveSimpleNameEndingWith("Resource")
                 .check(MAIN);
+    }
+
+    @Test
+    void scheduledWorkStopsWithTheApp() {
+        methods().that().areAnnotatedWith(Scheduled.class).should().beAnnotatedWith(StopsWithTheApp.class).check(MAIN);
     }
 }

@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
 import io.orderflow.outbox.OutboxWriter;
+import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.redis.RedisErrors;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.scheduler.Scheduled;
@@ -93,6 +94,7 @@ public class OrderNotifications {
         this.deadLetters = metrics.counter("orders.events.dead-letters");
     }
 
+    @StopsWithTheApp
     @Scheduled(every = "${orders.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
     public void poll() {
         ensureGroup();

@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.orderflow.shared.StopsWithTheApp;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -25,6 +26,7 @@ public class IdempotencyKeyPurge {
         this.config = config;
     }
 
+    @StopsWithTheApp
     @Scheduled(every = "${orders.idempotency.purge-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1m")
     void purgeOnSchedule() {
         purge();

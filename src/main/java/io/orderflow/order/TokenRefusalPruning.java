@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.token.TokenConfig;
 import io.quarkus.scheduler.Scheduled;
 
@@ -26,6 +27,7 @@ public class TokenRefusalPruning {
         this.config = config;
     }
 
+    @StopsWithTheApp
     @Scheduled(every = "${orders.tokens.refusal-prune-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1m")
     public void prune() {
         int pruned = store.pruneRefusals(Instant.now().minus(config.refusalRetention()));

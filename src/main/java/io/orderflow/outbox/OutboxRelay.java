@@ -16,6 +16,7 @@ import jakarta.enterprise.event.TransactionPhase;
 import org.jboss.logging.Logger;
 
 import io.orderflow.shared.BackgroundThreads;
+import io.orderflow.shared.StopsWithTheApp;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 
@@ -51,6 +52,7 @@ public class OutboxRelay {
         }
     }
 
+    @StopsWithTheApp
     @Scheduled(every = "${orders.outbox.poll-interval}", delayed = "1s")
     void poll() {
         loops.values().forEach(Loop::wake);

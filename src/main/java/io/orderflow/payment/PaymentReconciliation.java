@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderTransitions;
 import io.orderflow.payment.ReconciliationReport.Mismatch;
+import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
@@ -73,6 +74,7 @@ public class PaymentReconciliation {
         this.metrics = metrics;
     }
 
+    @StopsWithTheApp
     @Scheduled(every = "${orders.payments.reconciliation.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             delayed = "1m")
     void scheduled() {

@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderTransitions;
+import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.quarkus.scheduler.Scheduled;
@@ -39,6 +40,7 @@ public class PaymentRecovery {
         this.config = config;
     }
 
+    @StopsWithTheApp
     @Scheduled(every = "${orders.payments.recovery-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "5s")
     public void recover() {
         for (long paymentId : payments.dueForCheck(Instant.now(), BATCH)) {
