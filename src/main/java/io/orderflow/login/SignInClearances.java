@@ -13,7 +13,6 @@ import org.jboss.logging.Logger;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.redis.RedisKeys;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands;
@@ -55,18 +54,16 @@ public class SignInClearances {
     private final ReactivePubSubCommands<String> pubsub;
     private final String channel;
     private final Vertx vertx;
-    private final MeterRegistry metrics;
     private final AtomicInteger subscriptions = new AtomicInteger();
     private volatile boolean heard;
     private volatile boolean stopped;
     private volatile ReactivePubSubCommands.ReactiveRedisSubscriber subscriber;
 
-    public SignInClearances(ReactiveRedisDataSource redis, RedisKeys keys, LoginConfig config, Vertx vertx, MeterRegistry metrics) {
+    public SignInClearances(ReactiveRedisDataSource redis, RedisKeys keys, LoginConfig config, Vertx vertx) {
         this.cleared = Caffeine.newBuilder().maximumSize(MAX_PAIRS).expireAfterWrite(config.window()).build();
         this.pubsub = redis.pubsub(String.class);
         this.channel = keys.of("login-failures", "announced");
         this.vertx = vertx;
-        this.metrics = metrics;
     }
 
     void listen(@Observes StartupEvent start) {
@@ -105,13 +102,10 @@ public class SignInClearances {
         }
     }
 
-    /** A wrong password counted here: closes the pair here at once, then on every instance. */
-    void failed(String user, String address) {
+    /** A wrong password counted here: closes the pair here at once; the announcement closes it on every instance. */
+    Uni<Void> failed(String user, String address) {
         forget(new Pair(user, address));
-        announce(user, address).subscribe().with(done -> { }, e -> {
-            metrics.counter("orders.login.throttle.unavailable", "step", "announce").increment();
-            LOG.warnf("A sign-in failure was not announced to other instances: Redis failed: %s", e.toString());
-        });
+        return announce(user, address);
     }
 
     /** Tells every instance, this one included, to forget the pair. */

@@ -87,7 +87,7 @@ public class SignInFailures {
      * around Redis on every instance ({@link SignInClearances}) before the failure is answered here.
      */
     public void failed(SignInAttempt attempt) {
-        clearances.failed(attempt.user(), attempt.address());
+        clearances.failed(attempt.user(), attempt.address()).subscribe().with(done -> { }, e -> unavailable("announce", e));
         count(attempt).subscribe().with(done -> { }, e -> unavailable("count", e));
     }
 
