@@ -1,6 +1,9 @@
 package io.orderflow.user;
 
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import io.quarkus.runtime.Quarkus;
@@ -46,10 +49,15 @@ public class ServiceMain implements QuarkusApplication {
             Quarkus.waitForExit();
             return 0;
         }
-        if (!args[0].equals(AddUserCommand.NAME)) {
-            System.err.println("Unknown command " + args[0] + ". " + AddUserCommand.USAGE);
+        return command(Arrays.asList(args), System.in, System.out, System.err);
+    }
+
+    /** Runs the command the first argument names with the rest; returns the process's exit code. */
+    int command(List<String> args, InputStream in, PrintStream out, PrintStream err) {
+        if (!args.get(0).equals(AddUserCommand.NAME)) {
+            err.println("Unknown command " + args.get(0) + ". " + AddUserCommand.USAGE);
             return AddUserCommand.INVALID;
         }
-        return addUser.run(Arrays.asList(args).subList(1, args.length), System.in, System.out, System.err);
+        return addUser.run(args.subList(1, args.size()), in, out, err);
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.order;
 
+import static io.orderflow.support.Api.field;
 import static io.orderflow.support.Api.placeOrder;
 import static io.orderflow.support.Products.newProduct;
 import static io.orderflow.support.Products.orderOf;
@@ -79,11 +80,11 @@ class FlashSaleTest {
             outcomes.merge(purchase.retry().statusCode(), 1L, Long::sum);
             if (purchase.retry().statusCode() == 409) {
                 assertThat(purchase.first().statusCode()).isEqualTo(409);
-                assertThat(purchase.first().<String>path("code")).isEqualTo("out-of-stock");
-                assertThat(purchase.retry().<String>path("code")).isEqualTo("out-of-stock");
+                assertThat(field(purchase.first(), "code")).isEqualTo("out-of-stock");
+                assertThat(field(purchase.retry(), "code")).isEqualTo("out-of-stock");
             } else if (purchase.first().statusCode() == 201) {
                 assertThat(purchase.retry().header("Idempotent-Replayed")).isEqualTo("true");
-                assertThat(purchase.retry().<String>path("id")).isEqualTo(purchase.first().path("id"));
+                assertThat(field(purchase.retry(), "id")).isEqualTo(field(purchase.first(), "id"));
             } else {
                 servedOnRetry++;
             }

@@ -1,6 +1,7 @@
 package io.orderflow.payment;
 
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.field;
 import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.Api.placeOrder;
 import static io.orderflow.support.Api.newToken;
@@ -41,12 +42,12 @@ class PaidOnlyWithAChargeTest {
     @Test
     void tenConcurrentPaysOfADeclinedOrderLeaveItUnpaid() {
         Parallel.rounds(200, ROUNDS_AT_ONCE, round -> {
-            String id = placeOrder("alice", newToken("alice"), DECLINED_ORDER).then().statusCode(201).extract().path("id");
+            String id = field(placeOrder("alice", newToken("alice"), DECLINED_ORDER).then().statusCode(201).extract().response(), "id");
 
             List<Response> answers = Parallel.run(10, () -> pay(id, null));
 
             assertThat(answers).extracting(Response::statusCode).as("round %d", round).allSatisfy(status -> assertThat(status).isIn(402, 409));
-            assertThat(answers).filteredOn(answer -> answer.statusCode() == 409).extracting(answer -> answer.<String>path("code"))
+            assertThat(answers).filteredOn(answer -> answer.statusCode() == 409).extracting(answer -> field(answer, "code"))
                     .as("round %d", round).containsOnly("payment-in-progress");
             assertThat(Orders.value("SELECT status FROM orders WHERE id = ?", id)).as("round %d", round).isEqualTo("created");
             assertThat(Ledger.of(id).charges()).as("charges in round %d", round).isZero();
@@ -70,7 +71,7 @@ class PaidOnlyWithAChargeTest {
             // A good card that finds the order still open pays it; a later look finds it paid.
             Response settled = pay(id, "pm_card_visa");
             assertThat(settled.statusCode()).as("round %d", round).isEqualTo(200);
-            assertThat(as("alice").get("/orders/{id}", id).<String>path("status")).as("round %d", round).isEqualTo("paid");
+            assertThat(field(as("alice").get("/orders/{id}", id), "status")).as("round %d", round).isEqualTo("paid");
             assertThat(Ledger.of(id).charges()).as("charges in round %d", round).isEqualTo(1);
             assertThat(Orders.value("SELECT count(*) FROM payments WHERE order_id = ? AND status = 'SUCCESS'", id)).isEqualTo("1");
         });

@@ -2,6 +2,7 @@ package io.orderflow.payment;
 
 import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.field;
 import static io.orderflow.support.Api.newOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,14 +81,14 @@ class PaymentChaosTest {
             Response answer = answers.get(i);
             assertThat(answer.statusCode()).as("answer to paying %s: %s", orders.get(i), answer.asString()).isIn(200, 502, 503);
             if (answer.statusCode() == 200) {
-                assertThat(answer.<String>path("status")).isEqualTo("paid");
+                assertThat(field(answer, "status")).isEqualTo("paid");
                 assertThat(Ledger.of(orders.get(i)).charges()).as("charges of paid order %s", orders.get(i)).isEqualTo(1);
                 continue;
             }
             // 502: the provider never answered within the retry budget. 503: this burst of a hundred pays on two
             // cores kept the database pool busy past its acquisition timeout. Either way the client retries.
             assertThat(answer.contentType()).startsWith("application/problem+json");
-            assertThat(answer.<String>path("code")).isEqualTo(answer.statusCode() == 502 ? "payment-provider-unavailable" : "service-unavailable");
+            assertThat(field(answer, "code")).isEqualTo(answer.statusCode() == 502 ? "payment-provider-unavailable" : "service-unavailable");
             assertThat(Ledger.of(orders.get(i)).charges()).as("charges of %s after a %d", orders.get(i), answer.statusCode()).isLessThanOrEqualTo(1);
             overloaded += answer.statusCode() == 503 ? 1 : 0;
             unpaid.add(orders.get(i));
@@ -98,12 +99,12 @@ class PaymentChaosTest {
 
         // A client retries the payments that answered 502 or 503; whatever the provider did before, one charge each.
         for (String id : unpaid) {
-            for (int attempt = 0; attempt < 10 && as("alice").get("/orders/{id}", id).<String>path("status").equals("created"); attempt++) {
+            for (int attempt = 0; attempt < 10 && "created".equals(field(as("alice").get("/orders/{id}", id), "status")); attempt++) {
                 act("alice", id, "pay");
             }
         }
         for (String id : orders) {
-            assertThat(as("alice").get("/orders/{id}", id).<String>path("status")).as("status of %s", id).isEqualTo("paid");
+            assertThat(field(as("alice").get("/orders/{id}", id), "status")).as("status of %s", id).isEqualTo("paid");
             assertThat(Ledger.of(id).charges()).as("charges of %s", id).isEqualTo(1);
         }
 

@@ -2,6 +2,8 @@ package io.orderflow.support;
 
 import static io.orderflow.support.Api.as;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.restassured.response.Response;
 
 /** What the sandbox providers did for an order, as staff see it at GET /sandbox/ledger. */
@@ -10,7 +12,9 @@ public record Ledger(int charges, int refunds, int shipments, int chargeCalls, i
     public static Ledger of(String orderId) {
         Response ledger = as("ops").queryParam("orderId", orderId).get("/sandbox/ledger");
         ledger.then().statusCode(200);
-        return new Ledger(ledger.path("charges.size()"), ledger.path("refunds.size()"), ledger.path("shipments.size()"),
-                ledger.path("requests.charge"), ledger.path("requests.refund"), ledger.path("requests.shipment"));
+        JsonNode body = Api.json(ledger);
+        JsonNode requests = body.path("requests");
+        return new Ledger(body.path("charges").size(), body.path("refunds").size(), body.path("shipments").size(),
+                requests.path("charge").asInt(), requests.path("refund").asInt(), requests.path("shipment").asInt());
     }
 }
