@@ -16,7 +16,7 @@ public class SignInBehindProxy implements QuarkusTestProfile {
     public static final int PER_ADDRESS = 6;
     public static final int SLOW_DOWN_AFTER = 3;
     public static final Duration MAX_DELAY = Duration.ofSeconds(1);
-    /** Long enough for a test's requests on a busy machine, short enough to wait out. */
+    /** Long enough for a test's requests on a busy machine; tests end it early (in Redis) rather than wait it out. */
     public static final Duration WINDOW = Duration.ofSeconds(8);
 
     @Override
