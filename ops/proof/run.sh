@@ -15,10 +15,10 @@ results=ops/proof/RESULTS.md
 
 command -v java >/dev/null || { echo "ops/proof/run.sh needs java (see ops/proof/README.md)" >&2; exit 1; }
 
-# Packages the service (the suite runs in verify, after packaging) and runs only the proof.
+# Packages the service (before the tests) and runs only the proof.
 mkdir -p target
 status=0
-./mvnw -B verify -Dproof.mode=long -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=FaultsIT \
+./mvnw -B test -Dproof.mode=long -Dtest=FaultsIT \
   -Dproof.results="$PWD/$figures" | tee target/proof-faults-run.log || status=$?
 
 {

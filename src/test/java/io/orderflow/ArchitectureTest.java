@@ -7,7 +7,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -16,6 +15,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 
 import io.orderflow.shared.StopsWithTheApp;
+import io.orderflow.support.FastTest;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -23,7 +23,7 @@ import io.quarkus.scheduler.Scheduled;
  * changed and tested from the ones beneath it, and shared code is beneath them all. The layers are
  * the walls CONTRIBUTING.md draws ("Packages and their walls").
  */
-@Tag("fast")
+@FastTest
 class ArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()

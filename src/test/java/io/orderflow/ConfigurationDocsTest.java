@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -24,11 +23,13 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import io.orderflow.support.FastTest;
+
 /**
  * The settings table of docs/configuration.md says what the code does: every setting of a feature's
  * {@code @ConfigMapping} has a row, and the default the row gives is the one written in the mapping.
  */
-@Tag("fast")
+@FastTest
 class ConfigurationDocsTest {
 
     private static final Path TABLE = Path.of("docs/configuration.md");

@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** An order's lines as stock sees them: one quantity per sku, in sku order, the order its products' rows are locked in. */
-@Tag("fast")
+@FastTest
 class StockLinesTest {
 
     @Test

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.support.FastTest;
 
 /** What a customer is told of an order event, read as the stream carries it. */
-@Tag("fast")
+@FastTest
 class StreamedOrderEventTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.json.Fingerprint;
+import io.orderflow.support.FastTest;
 
 /** Which request bodies count as the same request for an Idempotency-Key. */
-@Tag("fast")
+@FastTest
 class RequestFingerprintTest {
 
     /** What version 1 kept for {@code POST /orders} with {@link io.orderflow.support.Api#ORDER}, and for {@code POST /orders/token}. */

@@ -18,12 +18,13 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.statemachine.config.StateMachineFactory;
 
+import io.orderflow.support.FastTest;
+
 /** The table the SQL guards and allowed actions use is exactly what the state machine definition says. */
-@Tag("fast")
+@FastTest
 class LifecycleTest {
 
     private static final Set<Actor> EVERYONE = EnumSet.allOf(Actor.class);

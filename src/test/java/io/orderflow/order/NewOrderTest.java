@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.util.List;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.json.Fingerprint;
+import io.orderflow.support.FastTest;
 
 /** Which order requests an order token counts as the same, and the fingerprints orders were stored with before. */
-@Tag("fast")
+@FastTest
 class NewOrderTest {
 
     /** What version 1 stored for {@link io.orderflow.support.Api#ORDER}. */

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import jakarta.ws.rs.ProcessingException;
 
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.support.FastTest;
 
 /** What staff are told about a failed delivery: a code for each kind of provider failure, and no internals. */
-@Tag("fast")
+@FastTest
 class DeliveryErrorTest {
 
     @Test

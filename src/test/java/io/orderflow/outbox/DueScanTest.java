@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** Where a relay's search for due messages starts: past what it took, back for what commits late, from the beginning now and then. */
-@Tag("fast")
+@FastTest
 class DueScanTest {
 
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");

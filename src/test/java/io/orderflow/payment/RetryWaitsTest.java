@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.payment.RetryWaits.Reason;
 import io.orderflow.payment.RetryWaits.Wait;
+import io.orderflow.support.FastTest;
 
 /** The waits between attempts at the payment provider, exactly: backoff, Retry-After, and the call's budget. */
-@Tag("fast")
+@FastTest
 class RetryWaitsTest {
 
     private static final int DRAWS = 1_000;

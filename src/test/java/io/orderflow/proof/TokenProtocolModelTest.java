@@ -12,11 +12,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.orderflow.proof.ExhaustiveChecker.Result;
 import io.orderflow.proof.TokenProtocolModel.Fault;
 import io.orderflow.proof.TokenProtocolModel.Variant;
+import io.orderflow.support.BesideTheApp;
 
 /**
  * Checks the one-time order token protocol in every interleaving of three requests with one token (two
  * with the same body, one with another) and every fault; see ops/proof/MODEL.md.
  */
+@BesideTheApp
 class TokenProtocolModelTest {
 
     private static final String PAYLOADS = "AAB";

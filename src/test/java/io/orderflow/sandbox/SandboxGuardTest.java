@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** The sandbox providers start only in the profiles they are for. */
-@Tag("fast")
+@FastTest
 class SandboxGuardTest {
 
     @Test

@@ -9,11 +9,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** The stop of the app waits for scheduled work in progress, and no scheduled work starts after it. */
-@Tag("fast")
+@FastTest
 class WorkInProgressTest {
 
     private final WorkInProgress work = new WorkInProgress();

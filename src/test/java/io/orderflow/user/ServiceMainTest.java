@@ -8,11 +8,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** The packaged app's commands refuse what they do not know before they touch the user store. */
-@Tag("fast")
+@FastTest
 class ServiceMainTest {
 
     /** No user store: a command that reached it would fail with a NullPointerException. */

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,9 +13,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.shared.JsonSettings;
 import io.orderflow.shared.StoredJson;
+import io.orderflow.support.FastTest;
 
 /** A shipment waiting in the outbox is delivered by whichever version of the service runs next. */
-@Tag("fast")
+@FastTest
 class ShipmentsTest {
 
     @Test

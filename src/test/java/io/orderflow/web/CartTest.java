@@ -7,13 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.order.OrderRequest;
+import io.orderflow.support.FastTest;
 
 /** The checkout form's cart: what was chosen, what is wrong with it before the order rules are asked, and the order it makes. */
-@Tag("fast")
+@FastTest
 class CartTest {
 
     private static Cart posted(String... skuQuantityPriceCurrency) {

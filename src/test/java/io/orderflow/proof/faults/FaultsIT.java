@@ -16,8 +16,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import io.orderflow.proof.faults.Cart.Plan;
 
@@ -33,7 +37,11 @@ import io.orderflow.proof.faults.Cart.Plan;
  * Short by default; {@code -Dproof.mode=long} (ops/proof/run.sh) repeats each fault under
  * more traffic.
  */
+@Tag("proof")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// Beside the Quarkus tests, which run one class at a time; the lock keeps its own scenarios one after another, in order.
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("proof-deployment")
 class FaultsIT {
 
     private static final Plan[] MIXED_PLANS = { Plan.ORDER_ONLY, Plan.PAY, Plan.PAY_RACING_CANCEL, Plan.PAY_THEN_CANCEL };

@@ -59,7 +59,7 @@ final class PrivateRedisServer implements AutoCloseable {
     /** Starts an empty server again on the same port. */
     void launch() {
         try {
-            server = new ProcessBuilder(executable, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+            server = Processes.yielding(executable, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + executable, e);

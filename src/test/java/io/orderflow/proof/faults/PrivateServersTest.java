@@ -13,11 +13,13 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.proof.faults.Processes.Binaries;
+import io.orderflow.support.BesideTheApp;
 
 /**
  * The fault proof's private servers on the binaries the embedded libraries ship, as on a machine with
  * no PostgreSQL or Redis installed: the faults FaultsIT injects do what it expects of them.
  */
+@BesideTheApp
 class PrivateServersTest {
 
     @Test

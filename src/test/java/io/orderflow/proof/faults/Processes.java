@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /** Running the machine's commands, finding free ports, and waiting for conditions with a deadline. */
 final class Processes {
@@ -32,6 +33,14 @@ final class Processes {
     }
 
     /**
+     * A process of the proof's (a server, an instance, a command) at a lower priority (nice 5): the proof runs
+     * beside the Quarkus tests, whose lane is the build's longest, and has time to spare.
+     */
+    static ProcessBuilder yielding(String... command) {
+        return new ProcessBuilder(Stream.concat(Stream.of("nice", "-n", "5"), Stream.of(command)).toList());
+    }
+
+    /**
      * Runs a command to its end and returns what it printed; fails on a non-zero exit or past the timeout.
      * The output goes through a file, not a pipe: a server the command starts keeps its inherited
      * output open, and a pipe would then never end.
@@ -40,7 +49,7 @@ final class Processes {
         Path output = null;
         try {
             output = Files.createTempFile("proof-command-", ".out");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            Process process = yielding(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("Timed out: " + String.join(" ", command));

@@ -63,7 +63,7 @@ final class ServiceInstance {
         // C1 only and a modest heap: three instances and the proof share two cores, and quick restarts matter more than peak speed.
         List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar",
                 jar.toAbsolutePath().toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder builder = Processes.yielding(command.toArray(String[]::new)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         builder.environment().putAll(overrides);
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));

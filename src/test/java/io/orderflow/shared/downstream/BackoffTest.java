@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashSet;
 import java.util.Set;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** Exponential backoff with equal jitter: between half and all of the doubled, capped delay. */
-@Tag("fast")
+@FastTest
 class BackoffTest {
 
     private static final int DRAWS = 2_000;

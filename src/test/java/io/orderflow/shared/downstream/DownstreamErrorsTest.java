@@ -7,11 +7,12 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** A provider's Retry-After, in seconds or as an HTTP date (RFC 9110). */
-@Tag("fast")
+@FastTest
 class DownstreamErrorsTest {
 
     @Test

@@ -6,14 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 
 import org.eclipse.microprofile.config.Config;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
+import io.orderflow.support.FastTest;
+
 /** A deployment without the providers' addresses does not start serving; a command's run needs none. */
-@Tag("fast")
+@FastTest
 class ProviderAddressesTest {
 
     private static Config config(Map<String, String> properties) {

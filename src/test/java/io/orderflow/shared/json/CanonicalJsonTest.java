@@ -7,11 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** One JSON meaning, one text: what both fingerprints hash. */
-@Tag("fast")
+@FastTest
 class CanonicalJsonTest {
 
     private static final String CANONICAL = """

@@ -12,7 +12,6 @@ import javax.transaction.xa.XAException;
 import jakarta.transaction.RollbackException;
 import jakarta.ws.rs.core.Response;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,8 +20,10 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.redis.client.impl.types.ErrorType;
 
+import io.orderflow.support.FastTest;
+
 /** A Redis connection lost under a request is a backing service failing: 503 with Retry-After, never a 500. */
-@Tag("fast")
+@FastTest
 class BackingServiceFailureTest {
 
     private final ProblemMappers mappers = new ProblemMappers(new ObjectMapper(), "/login", "/login?error=true", new MemorySize(BigInteger.valueOf(1024 * 1024)));

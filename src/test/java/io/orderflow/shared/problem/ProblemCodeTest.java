@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.FastTest;
+
 /** Problem codes: one per problem, read back as written, each with its status and title. */
-@Tag("fast")
+@FastTest
 class ProblemCodeTest {
 
     @Test

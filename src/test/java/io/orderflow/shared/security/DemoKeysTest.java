@@ -14,7 +14,6 @@ import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Map;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,11 +21,13 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
+import io.orderflow.support.FastTest;
+
 /**
  * A demo is open to the internet: the keys committed for dev and test (session key, JWT key pair, sandbox
  * API key) are public, so the demo profile generates its own once and keeps them, or takes the environment's.
  */
-@Tag("fast")
+@FastTest
 class DemoKeysTest {
 
     private static final Path APPLICATION_PROPERTIES = Path.of("src/main/resources/application.properties");
