@@ -26,7 +26,7 @@ import io.quarkus.runtime.StartupEvent;
  * runs, so not in the operator's commands.
  */
 @ApplicationScoped
-public class DeadlineScheduler {
+class DeadlineScheduler {
 
     private static final Logger LOG = Logger.getLogger(DeadlineScheduler.class);
     private static final Duration FIRST_LOOK = Duration.ofSeconds(1);

@@ -28,7 +28,7 @@ import io.vertx.mutiny.redis.client.Request;
  * trip. Delivery is at least once; each event carries an id by which consumers drop repeats.
  */
 @ApplicationScoped
-public class OrderEvents implements BatchOutboxHandler {
+class OrderEvents implements BatchOutboxHandler {
 
     static final String KIND = OrderEventMessage.KIND;
     /** As long as Quarkus's own Redis calls may take (quarkus.redis.timeout), and well within an outbox lease. */

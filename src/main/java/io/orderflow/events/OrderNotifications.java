@@ -36,7 +36,7 @@ import io.quarkus.redis.datasource.stream.XReadGroupArgs;
  * so an event delivered twice notifies once.
  */
 @ApplicationScoped
-public class OrderNotifications {
+class OrderNotifications {
 
     static final String GROUP = "notifications";
     private static final Logger LOG = Logger.getLogger(OrderNotifications.class);

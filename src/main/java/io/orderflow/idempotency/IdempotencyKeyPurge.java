@@ -14,7 +14,7 @@ import io.quarkus.scheduler.Scheduled;
  * instance: instances purging at once take different rows, and a second one finds nothing left.
  */
 @ApplicationScoped
-public class IdempotencyKeyPurge {
+class IdempotencyKeyPurge {
 
     private static final Logger LOG = Logger.getLogger(IdempotencyKeyPurge.class);
 

@@ -19,7 +19,7 @@ import io.vertx.ext.web.RoutingContext;
  * {@link SignInThrottle} and the checks after it.
  */
 @ApplicationScoped
-public class KnownSignIns implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+class KnownSignIns implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
 
     private final SignInClearances clearances;
     private final VerifiedPasswords passwords;

@@ -34,7 +34,7 @@ import io.vertx.mutiny.core.Vertx;
  * cleared by a sign-in whose check raced a failure is forgotten again (the stamps below).
  */
 @ApplicationScoped
-public class SignInClearances {
+class SignInClearances {
 
     private static final Logger LOG = Logger.getLogger(SignInClearances.class);
     private static final int MAX_PAIRS = 10_000;

@@ -23,7 +23,7 @@ import io.vertx.mutiny.redis.client.Response;
  * nobody, staff included, being able to sign in, while the password check still stands.
  */
 @ApplicationScoped
-public class SignInFailures {
+class SignInFailures {
 
     private static final Logger LOG = Logger.getLogger(SignInFailures.class);
     private static final RedisScript CHECK = RedisScript.load("login-check");

@@ -16,7 +16,7 @@ import io.vertx.core.http.HttpServerRequest;
  * Answers a refused sign-in with 429 and Retry-After: the sign-in form is shown again with a
  * message saying when to try again; API clients get the problem detail.
  */
-public class SignInRefusals {
+class SignInRefusals {
 
     private final ProblemMappers problems;
     private final Pages pages;

@@ -17,7 +17,7 @@ import io.vertx.ext.web.RoutingContext;
  * whose client signs every request with Basic is slowed only when its password is checked again.
  */
 @ApplicationScoped
-public class SignInSlowDown implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+class SignInSlowDown implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
 
     @Override
     public Class<UsernamePasswordAuthenticationRequest> getRequestType() {

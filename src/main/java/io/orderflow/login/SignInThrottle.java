@@ -28,7 +28,7 @@ import io.vertx.ext.web.RoutingContext;
  * tell how it went; only a wrong password (or unknown name) counts as a failure.
  */
 @ApplicationScoped
-public class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
 
     private static final String ATTEMPT = SignInAttempt.class.getName();
 

@@ -15,7 +15,7 @@ import io.quarkus.scheduler.Scheduled;
  * (each deletes what is due; a second one finds nothing left).
  */
 @ApplicationScoped
-public class TokenRefusalPruning {
+class TokenRefusalPruning {
 
     private static final Logger LOG = Logger.getLogger(TokenRefusalPruning.class);
 

@@ -28,7 +28,7 @@ import io.quarkus.scheduler.Scheduled;
  * soon as a transaction that wrote one of its messages commits.
  */
 @ApplicationScoped
-public class OutboxRelay {
+class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     /** How Quarkus spells a schedule that never runs. */

@@ -40,7 +40,7 @@ import io.quarkus.scheduler.Scheduled;
  * once: refunds are keyed, and a queued refund is seen by the next look.
  */
 @ApplicationScoped
-public class PaymentReconciliation {
+class PaymentReconciliation {
 
     private static final Logger LOG = Logger.getLogger(PaymentReconciliation.class);
     private static final int PAGE = 100;

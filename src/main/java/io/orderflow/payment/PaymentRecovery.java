@@ -19,7 +19,7 @@ import io.quarkus.scheduler.Scheduled;
  * died) by asking the provider, on every instance; claims keep two instances off one attempt.
  */
 @ApplicationScoped
-public class PaymentRecovery {
+class PaymentRecovery {
 
     private static final String RECOVERY = "recovery";
     private static final Logger LOG = Logger.getLogger(PaymentRecovery.class);

@@ -20,7 +20,7 @@ import jakarta.transaction.Transactional;
  * status it expects, so a holder that was slow and lost its claim can change nothing.
  */
 @ApplicationScoped
-public class PaymentStore {
+class PaymentStore {
 
     private static final String CLAIM_COLUMNS = "id, order_id, attempt, idempotency_key, amount, currency, payment_method, claim_id, sent_at";
     private static final String LATEST_FOR_UPDATE = """

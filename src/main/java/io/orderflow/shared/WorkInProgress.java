@@ -17,7 +17,7 @@ import io.quarkus.runtime.ShutdownEvent;
  * the read side of a lock; the stop takes the write side, so it waits until every run has ended.
  */
 @Singleton
-public class WorkInProgress {
+class WorkInProgress {
 
     private static final Logger LOG = Logger.getLogger(WorkInProgress.class);
     /** As long as the background threads' stop waits (see {@link BackgroundThreads}). */

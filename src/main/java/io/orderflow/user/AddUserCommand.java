@@ -15,7 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * stdin (never from the arguments, which any user of the machine can see in the process list).
  */
 @ApplicationScoped
-public class AddUserCommand {
+class AddUserCommand {
 
     public static final String NAME = "add-user";
     public static final String USAGE = "usage: java -jar quarkus-run.jar add-user <name> <customer|staff>"

@@ -34,7 +34,7 @@ import io.smallrye.mutiny.Uni;
  * </ul>
  */
 @ApplicationScoped
-public class StoredPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+class StoredPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
 
     private static final Logger LOG = Logger.getLogger(StoredPasswords.class);
     /** Where the cost sits in a bcrypt hash in Modular Crypt Format: {@code $2a$NN$...}. */

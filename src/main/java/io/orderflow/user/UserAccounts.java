@@ -13,7 +13,7 @@ import io.quarkus.elytron.security.common.BcryptUtil;
 
 /** Adds users to the users table, their passwords hashed with bcrypt at the configured cost. */
 @ApplicationScoped
-public class UserAccounts {
+class UserAccounts {
 
     public static final Set<String> ROLES = Set.of("customer", Caller.STAFF);
     /** The same rule as the table's constraint: lower case, no braces (names sit in Redis hash tags). */

@@ -16,7 +16,7 @@ import io.smallrye.mutiny.Uni;
  * outage, where it is only a wrong sign-in (401).
  */
 @ApplicationScoped
-public class UserNameCheck implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+class UserNameCheck implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
 
     @Override
     public Class<UsernamePasswordAuthenticationRequest> getRequestType() {

@@ -22,7 +22,7 @@ import io.vertx.core.net.HostAndPort;
  * a browser cannot set Host for another site, so comparing with it is safe.
  */
 @ApplicationScoped
-public class CrossSite {
+class CrossSite {
 
     private static final String FETCH_SITE = "Sec-Fetch-Site";
     private static final String ORIGIN = "Origin";

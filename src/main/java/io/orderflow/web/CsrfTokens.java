@@ -30,7 +30,7 @@ import io.vertx.ext.web.RoutingContext;
  * a valid token.
  */
 @ApplicationScoped
-public class CsrfTokens {
+class CsrfTokens {
 
     public static final String NAME = "csrf-token";
     /** The checked {@link Session} of a request, put there by {@link SessionCheck}. */

@@ -19,7 +19,7 @@ import io.quarkus.redis.datasource.value.ValueCommands;
  * tokens all the same).
  */
 @ApplicationScoped
-public class EndedSessions {
+class EndedSessions {
 
     private final ValueCommands<String, String> values;
     private final KeyCommands<String> keyCommands;

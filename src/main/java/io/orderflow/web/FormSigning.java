@@ -22,7 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * session cookies, which then hold on one instance only; so is this one.
  */
 @ApplicationScoped
-public class FormSigning {
+class FormSigning {
 
     private static final String ALGORITHM = "HmacSHA256";
     private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
