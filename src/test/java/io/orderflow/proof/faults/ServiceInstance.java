@@ -9,8 +9,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -61,9 +59,8 @@ final class ServiceInstance {
 
     void start() {
         // C1 only and a modest heap: three instances and the proof share two cores, and quick restarts matter more than peak speed.
-        List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar",
-                jar.toAbsolutePath().toString()));
-        ProcessBuilder builder = Processes.yielding(command.toArray(String[]::new)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder builder = Processes.yielding("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar",
+                jar.toAbsolutePath().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         builder.environment().putAll(overrides);
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
