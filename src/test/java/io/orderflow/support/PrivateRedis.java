@@ -3,7 +3,6 @@ package io.orderflow.support;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +23,7 @@ public class PrivateRedis implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        port = freePort();
+        port = ReservedPorts.next();
         startServer();
         return Map.of("quarkus.redis.hosts", "redis://127.0.0.1:" + port);
     }
@@ -66,14 +65,6 @@ public class PrivateRedis implements QuarkusTestResourceLifecycleManager {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

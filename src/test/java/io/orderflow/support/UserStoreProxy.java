@@ -32,7 +32,7 @@ public class UserStoreProxy implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         URI postgres = URI.create(TestServers.POSTGRES_URL.substring("jdbc:".length()));
         target = new InetSocketAddress(postgres.getHost(), postgres.getPort() < 0 ? 5432 : postgres.getPort());
-        port = listen(0);
+        port = listen(ReservedPorts.next());
         return Map.of("quarkus.datasource.jdbc.url",
                 "jdbc:postgresql://127.0.0.1:" + port + postgres.getPath() + "?currentSchema=" + TestServers.schema());
     }

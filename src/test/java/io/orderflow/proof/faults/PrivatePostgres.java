@@ -19,6 +19,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 import io.orderflow.proof.faults.Processes.Binaries;
+import io.orderflow.support.ReservedPorts;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 
 /**
@@ -56,7 +57,7 @@ final class PrivatePostgres implements AutoCloseable {
             Installation installation = binaries == Binaries.MACHINE_WHERE_PRESENT && Files.isExecutable(MACHINE_BIN.resolve("initdb"))
                     ? Installation.machine(dir)
                     : Installation.unpackEmbedded(dir.resolve("embedded"));
-            PrivatePostgres server = new PrivatePostgres(dir, Processes.freePort(), installation);
+            PrivatePostgres server = new PrivatePostgres(dir, ReservedPorts.next(), installation);
             server.initAndStart();
             return server;
         } catch (IOException e) {

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.orderflow.proof.faults.Processes.Binaries;
 import io.orderflow.shared.embedded.EmbeddedServers;
+import io.orderflow.support.ReservedPorts;
 
 /**
  * A redis-server of the proof's own on a free port, keeping nothing on disk, so that a restart brings
@@ -37,7 +38,7 @@ final class PrivateRedisServer implements AutoCloseable {
 
     static PrivateRedisServer start(Binaries binaries) {
         String executable = binaries == Binaries.EMBEDDED ? EmbeddedServers.bundledRedisServerCommand() : EmbeddedServers.redisServerCommand();
-        PrivateRedisServer redis = new PrivateRedisServer(executable, Processes.freePort());
+        PrivateRedisServer redis = new PrivateRedisServer(executable, ReservedPorts.next());
         redis.launch();
         return redis;
     }

@@ -9,15 +9,20 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.orderflow.support.ReservedPorts;
 
 /** One packaged instance of the service (java -jar quarkus-run.jar), on its own HTTP port, with its log in a file. */
 final class ServiceInstance {
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    private static final int LOG_LINES_ON_FAILURE = 40;
 
     private final String name;
     private final int port;
@@ -31,7 +36,7 @@ final class ServiceInstance {
 
     ServiceInstance(String name, Path jar, Path log, Map<String, String> environment, HttpClient http) {
         this.name = name;
-        this.port = Processes.freePort();
+        this.port = ReservedPorts.next();
         this.jar = jar;
         this.log = log;
         this.environment = environment;
@@ -74,10 +79,21 @@ final class ServiceInstance {
     void awaitReady(Duration within) {
         Processes.require(within, name + " ready (log: " + log + ")", () -> {
             if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited while starting; log: " + log);
+                throw new IllegalStateException(name + " exited while starting (exit code " + process.exitValue() + "); the end of " + log + ":\n"
+                        + lastLines(LOG_LINES_ON_FAILURE));
             }
             return ready();
         });
+    }
+
+    /** The log's last lines, so that a failed start says why wherever the log itself is gone. */
+    private String lastLines(int count) {
+        try (Stream<String> lines = Files.lines(log)) {
+            List<String> all = lines.toList();
+            return String.join("\n", all.subList(Math.max(0, all.size() - count), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
     }
 
     /** GET /q/health/ready answers 200 (UP). */
