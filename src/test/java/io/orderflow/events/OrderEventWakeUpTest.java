@@ -4,29 +4,23 @@ import static io.orderflow.support.Api.newOrder;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.TightLimits;
+import io.orderflow.support.UserStoreProxy;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /** The relay publishes an order event as soon as its transaction commits, not at the next poll (here an hour away). */
 @QuarkusTest
-@TestProfile(OrderEventWakeUpTest.HourlyPolls.class)
+@TestProfile(TightLimits.class)
 @WithTestResource(TestServers.class)
+@WithTestResource(UserStoreProxy.class)
 class OrderEventWakeUpTest {
-
-    public static class HourlyPolls implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.outbox.poll-interval", "1h");
-        }
-    }
 
     @Test
     void aNewOrdersEventIsPublishedWithinASecond() {

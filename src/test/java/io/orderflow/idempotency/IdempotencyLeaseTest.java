@@ -21,26 +21,20 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.TightLimits;
+import io.orderflow.support.UserStoreProxy;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 
 /** A holder that dies, or outlives its lease, never blocks a key for good nor overwrites its successor. */
 @QuarkusTest
-@TestProfile(IdempotencyLeaseTest.ShortLease.class)
+@TestProfile(TightLimits.class)
 @WithTestResource(TestServers.class)
+@WithTestResource(UserStoreProxy.class)
 class IdempotencyLeaseTest {
-
-    public static class ShortLease implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // Long enough for the first request to a freshly started app on a busy machine to arrive within it.
-            return Map.of("orders.idempotency.lease", "3S");
-        }
-    }
 
     private static final String PATH = "/orders/token";
 

@@ -1,10 +1,10 @@
 package io.orderflow.login;
 
-import static io.orderflow.support.SignInBehindProxy.MAX_DELAY;
-import static io.orderflow.support.SignInBehindProxy.PER_ADDRESS;
-import static io.orderflow.support.SignInBehindProxy.PER_USER_AND_ADDRESS;
-import static io.orderflow.support.SignInBehindProxy.SLOW_DOWN_AFTER;
-import static io.orderflow.support.SignInBehindProxy.WINDOW;
+import static io.orderflow.support.TightLimits.MAX_DELAY;
+import static io.orderflow.support.TightLimits.PER_ADDRESS;
+import static io.orderflow.support.TightLimits.PER_USER_AND_ADDRESS;
+import static io.orderflow.support.TightLimits.SLOW_DOWN_AFTER;
+import static io.orderflow.support.TightLimits.WINDOW;
 import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +34,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.support.SignInBehindProxy;
+import io.orderflow.support.TightLimits;
 import io.orderflow.support.TestServers;
 import io.orderflow.support.UserStoreProxy;
 import io.orderflow.support.Users;
@@ -57,7 +57,7 @@ import io.restassured.response.Response;
  * behind a proxy the tests may cut.
  */
 @QuarkusTest
-@TestProfile(SignInBehindProxy.class)
+@TestProfile(TightLimits.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(UserStoreProxy.class)
 class SignInThrottlingTest {

@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
 
-import io.orderflow.support.SignInBehindProxy;
+import io.orderflow.support.TightLimits;
 import io.orderflow.support.SignInForm;
 import io.orderflow.support.TestServers;
 import io.orderflow.support.UserStoreProxy;
@@ -19,7 +19,7 @@ import io.restassured.response.Response;
 
 /** Behind a TLS-terminating proxy that is trusted to say so, a request it received over HTTPS gets Secure cookies. */
 @QuarkusTest
-@TestProfile(SignInBehindProxy.class)
+@TestProfile(TightLimits.class)
 @WithTestResource(TestServers.class)
 @WithTestResource(UserStoreProxy.class)
 class ForwardedHttpsCookieTest {
