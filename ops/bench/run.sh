@@ -88,6 +88,8 @@ build_service() {
   fi
 }
 
+# The order the replay, GET and pay phases place (wrk/common.lua's ORDER_BODY), for requests sent without wrk.
+order_body() { sed -n "s/^common.ORDER_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The payment provider in a process of its own, so that pay is measured at the service's own cost:
@@ -167,7 +169,7 @@ count_round_trips() {
   read -r -a after <<<"$(trips_now "$control")"
   fig[trips.idle.pg]=$(calc "(${after[0]} - ${before[0]}) / $idle" 1) fig[trips.idle.redis]=$(calc "(${after[1]} - ${before[1]}) / $idle" 1)
   trips_of token "$control" "$requests" bash -c "curl -sf -u alice:alice -X POST '$trips_base/orders/token' | jq -r .token >>'$work/trips.tokens'"
-  local body; body=$(sed -n "s/^common.ORDER_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua")
+  local body; body=$(order_body)
   exec 4<"$work/trips.tokens"
   trips_of order "$control" "$requests" bash -c "read -r token <&4 && curl -sf -o /dev/null -u alice:alice -H \"Order-Token: \$token\" -H 'Content-Type: application/json' -d '$body' '$trips_base/orders'"
   exec 4<&-
@@ -665,9 +667,8 @@ measure_fixed_rates() {
   read -r token id <"$work/placed"
   fixed_rate fixed-get "$(calc "${fig[get.16.sustained]} / 2")" GET "/orders/$id" -H "$bob"
   fixed_rate fixed-token "$(calc "${fig[token.16.sustained]} / 2")" POST /orders/token -H "$alice"
-  # The body the replayed orders were placed with (wrk/place-orders.lua).
   fixed_rate fixed-replay "$(calc "${fig[replay.16.sustained]} / 2")" POST /orders -H "$bob" -H "Order-Token: $token" \
-    -T application/json -d "$(sed -n "s/^common.ORDER_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua")"
+    -T application/json -d "$(order_body)"
 }
 
 # $fill delivered orders with their items, by SQL copies of the service's own rows (fill-orders.sql).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The proof under faults, long version: three packaged instances of the service on a private
-# PostgreSQL 15 and a private Redis (both started here on free ports and removed afterwards), customers
+# PostgreSQL 15 and a private Redis (both started here and removed afterwards), customers
 # shopping on all of them while Redis restarts empty, PostgreSQL restarts, instances die by kill -9
 # (one of them the outbox relay) and Redis stalls past the leases; each fault three times.
 # It writes ops/proof/RESULTS.md: each scenario's figures, the machine and the date.

@@ -24,8 +24,9 @@ public final class ReservedPorts {
     private static final int DEFAULT_EPHEMERAL_LOW = 32768;
     private static final int SPAN = 10_000;
     private static final int HIGHEST = ephemeralLow() - 1;
-    private static final int LOWEST = Math.max(1024, HIGHEST - SPAN);
-    private static final AtomicInteger NEXT = new AtomicInteger(ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST + 1));
+    /** Above the privileged ports; the default range leaves ten thousand below it. */
+    private static final int LOWEST = Math.max(1025, HIGHEST - SPAN);
+    private static final AtomicInteger NEXT = new AtomicInteger(firstTry());
 
     private ReservedPorts() {
     }
@@ -39,6 +40,14 @@ public final class ReservedPorts {
             }
         }
         throw new IllegalStateException("No free port between " + LOWEST + " and " + HIGHEST);
+    }
+
+    /** Where this JVM starts, at random, so that two test runs at once seldom try the same ports. */
+    private static int firstTry() {
+        if (HIGHEST < LOWEST) {
+            throw new IllegalStateException("The kernel's ephemeral ports start at " + (HIGHEST + 1) + ", which leaves none below them for the tests' servers");
+        }
+        return ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST + 1);
     }
 
     static int lowest() {

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
-/** Running the machine's commands, finding free ports, and waiting for conditions with a deadline. */
+/** Running the machine's commands and waiting for conditions with a deadline. */
 final class Processes {
 
     private static final Duration POLL = Duration.ofMillis(50);
