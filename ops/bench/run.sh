@@ -24,7 +24,7 @@
 #                          so it writes its table to the terminal and leaves RESULTS.md alone.
 #   ops/bench/run.sh       the figures to quote (about 20 minutes), on a machine nothing else is using.
 # Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
-#              BENCH_JAVA_OPTS, JVM options for the service (by default @ops/jvm.options, as the README runs it).
+#              BENCH_JAVA_OPTS, JVM options for the service (by default ops/jvm.options, as docs/operations.md runs it).
 #
 # It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
 # own, which it removes at exit, and it ends only the processes it started.
@@ -37,7 +37,7 @@ fill=${3:-1000000}
 levels=(16 64)
 threads=2 # wrk -t, pgbench -j and redis-benchmark --threads, the same on every machine
 bench=ops/bench
-java_opts=${BENCH_JAVA_OPTS:-@ops/jvm.options}
+java_opts=${BENCH_JAVA_OPTS:-@../../ops/jvm.options} # the service runs in target/quarkus-app, as ops/jvm.options says
 
 run=bench_$(date +%s)_$$ # this run's schema, and with a colon its Redis key prefix
 raw=${run}_raw           # the service's tables copied empty, for pgbench
@@ -79,12 +79,13 @@ ensure_tools() {
     { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
 }
 
-# The packaged service, built when missing or older than its sources.
+# The packaged service with its class-data archive (see ops/jvm.options), built when either is missing
+# or older than its sources.
 build_service() {
-  local jar=target/quarkus-app/quarkus-run.jar
-  if [ ! -f "$jar" ] || [ -n "$(find src pom.xml -newer "$jar" -print -quit)" ]; then
-    log "building the service (./mvnw package)"
-    ./mvnw -B -q package -DskipTests
+  local archive=target/quarkus-app/app-cds.jsa
+  if [ ! -f "$archive" ] || [ -n "$(find src pom.xml -newer "$archive" -print -quit)" ]; then
+    log "building the service (./mvnw package, with its class-data archive)"
+    ./mvnw -B -q package -DskipTests -Dquarkus.package.jar.appcds.enabled=true
   fi
 }
 
@@ -136,7 +137,7 @@ launch_service() {
     QUARKUS_FLYWAY_SCHEMAS=$2 ORDERS_REDIS_KEY_PREFIX=$3 QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$5" \
     ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S \
     QUARKUS_REST_CLIENT_PAYMENT_PROVIDER_URL="http://127.0.0.1:$provider_port" ORDERS_PAYMENTS_RECONCILIATION_INTERVAL=off \
-    java $java_opts -jar target/quarkus-app/quarkus-run.jar >"$6" 2>&1 &
+    bash -c 'cd target/quarkus-app && exec java "$@" -jar quarkus-run.jar' java $java_opts >"$6" 2>&1 &
   launched=$!
 }
 

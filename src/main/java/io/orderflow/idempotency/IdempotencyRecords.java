@@ -111,8 +111,11 @@ public class IdempotencyRecords {
         return Arc.container().requestContext().isActive() ? held.claim() : null;
     }
 
-    /** The answer kept for a key, while it is kept. */
-    @Transactional
+    /**
+     * The answer kept for a key, while it is kept. One statement needs no transaction of its own: outside
+     * one it runs alone, without a commit's round trip.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
     Optional<Kept> find(KeyScope scope) {
         @SuppressWarnings("unchecked")
         List<Tuple> rows = db.createNativeQuery(FIND, Tuple.class).setParameter("scope", scope.hash()).setParameter("now", Instant.now())

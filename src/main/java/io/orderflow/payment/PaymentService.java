@@ -61,13 +61,14 @@ public class PaymentService {
      * unknown is re-sent as it was first sent, whatever method this request names.
      */
     public OrderTransitions.Outcome pay(Caller caller, UUID orderId, String paymentMethod, String commandId) {
-        OrderTransitions.Snapshot order = transitions.check(caller, orderId, OrderEvent.PAY);
-        if (order.status() != OrderStatus.CREATED) {
+        String method = paymentMethod == null ? config.defaultMethod() : paymentMethod;
+        Claiming first = claim(caller, orderId, method);
+        if (first.order().status() != OrderStatus.CREATED) {
             // Paid before (a repeat) or past paying (409): the lifecycle answers, nothing is charged.
             return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
         }
-        String method = paymentMethod == null ? config.defaultMethod() : paymentMethod;
-        Optional<PaymentClaim> claim = payments.claimToCharge(orderId, order.totalAmount(), order.currency(), method);
+        OrderTransitions.Snapshot order = first.order();
+        Optional<PaymentClaim> claim = first.claim();
         for (int looks = 1; claim.isEmpty(); looks++) {
             Payment.Status latest = payments.latest(orderId).orElseThrow().status;
             if (latest == Payment.Status.PROCESSING || latest == Payment.Status.FAILURE && looks == MAX_LOOKS) {
@@ -93,6 +94,19 @@ public class PaymentService {
             releaseAfterFailure(claim.get());
             throw notRecorded;
         }
+    }
+
+    /** The order as the caller may pay it and, while it is created, its payment claimed: one transaction. */
+    @Transactional
+    Claiming claim(Caller caller, UUID orderId, String method) {
+        OrderTransitions.Snapshot order = transitions.check(caller, orderId, OrderEvent.PAY);
+        return new Claiming(order, order.status() == OrderStatus.CREATED
+                ? payments.claimToCharge(orderId, order.totalAmount(), order.currency(), method)
+                : Optional.empty());
+    }
+
+    /** What claiming found: the order, and the claim unless another request holds the attempt or it is paid. */
+    record Claiming(OrderTransitions.Snapshot order, Optional<PaymentClaim> claim) {
     }
 
     private ProviderCharge charge(PaymentClaim claim) {

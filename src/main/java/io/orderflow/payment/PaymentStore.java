@@ -79,7 +79,7 @@ class PaymentStore {
      * out (it is re-sent under the same key, with what it was first sent with). Empty when another
      * request holds the open attempt or the order's charge succeeded.
      */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    @Transactional
     public Optional<PaymentClaim> claimToCharge(UUID orderId, BigDecimal amount, String currency, String paymentMethod) {
         Instant now = Instant.now();
         Optional<Tuple> latest = tuples(db.createNativeQuery(LATEST_FOR_UPDATE, Tuple.class).setParameter("orderId", orderId))
