@@ -11,9 +11,9 @@ import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.SecurityIdentityAugmentor;
 import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
 import io.quarkus.security.spi.runtime.AuthenticationFailureEvent;
-import io.quarkus.security.spi.runtime.AuthenticationSuccessEvent;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
@@ -24,11 +24,11 @@ import io.vertx.ext.web.RoutingContext;
  * refuses an address that has failed too often for this user (or too often overall, and for this
  * user before), so a refusal costs no password hash and the right password does not get in from the
  * guessing address while refused; otherwise it answers "not mine", leaving the attempt (with any
- * delay, see {@link SignInSlowDown}) for the next providers. Quarkus's authentication events then
- * tell how it went; only a wrong password (or unknown name) counts as a failure.
+ * delay, see {@link SignInSlowDown}) for the next providers. Augmenting the identity tells it of a
+ * success, Quarkus's failure event of a failure; only a wrong password (or unknown name) counts as one.
  */
 @ApplicationScoped
-class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SecurityIdentityAugmentor {
 
     private static final String ATTEMPT = SignInAttempt.class.getName();
 
@@ -67,11 +67,23 @@ class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationR
         }
     }
 
-    void succeeded(@Observes AuthenticationSuccessEvent event) {
-        SignInAttempt attempt = attempt(event.getEventProperties());
-        if (attempt != null) {
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
+        return Uni.createFrom().item(identity);
+    }
+
+    /**
+     * A sign-in this provider admitted succeeded. As an augmentor rather than an observer of Quarkus's success
+     * event, which Quarkus would then fire on every request (on another thread), known sign-ins included.
+     */
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context, Map<String, Object> attributes) {
+        RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(attributes);
+        SignInAttempt attempt = http == null ? null : attempt(http);
+        if (attempt != null && !identity.isAnonymous()) {
             failures.succeeded(attempt);
         }
+        return Uni.createFrom().item(identity);
     }
 
     /** The attempt this provider admitted in the request; none for sessions and requests without a password. */

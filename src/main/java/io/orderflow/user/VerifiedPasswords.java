@@ -4,13 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Set;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -19,10 +19,10 @@ import io.orderflow.shared.security.SignInOrder;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.SecurityIdentityAugmentor;
 import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
-import io.quarkus.security.spi.runtime.AuthenticationSuccessEvent;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
@@ -35,7 +35,7 @@ import io.vertx.ext.web.RoutingContext;
  * sign-in throttling, which runs before this).
  */
 @ApplicationScoped
-public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SecurityIdentityAugmentor {
 
     private static final String PENDING = VerifiedPasswords.class.getName() + ".pending";
     private static final int MAX_ENTRIES = 10_000;
@@ -89,12 +89,22 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
                 : QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(known.name())).addRoles(known.roles()).build();
     }
 
-    void signedIn(@Observes AuthenticationSuccessEvent event) {
-        if (event.getEventProperties().get(RoutingContext.class.getName()) instanceof RoutingContext http
-                && http.get(PENDING) instanceof String fingerprint) {
-            SecurityIdentity identity = event.getSecurityIdentity();
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
+        return Uni.createFrom().item(identity);
+    }
+
+    /**
+     * Remembers a password that the user store has just verified. As an augmentor rather than an observer of
+     * Quarkus's authentication events, which Quarkus fires on every request only while someone observes them.
+     */
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context, Map<String, Object> attributes) {
+        RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(attributes);
+        if (http != null && !identity.isAnonymous() && http.get(PENDING) instanceof String fingerprint) {
             verified.put(fingerprint, new Verified(identity.getPrincipal().getName(), Set.copyOf(identity.getRoles())));
         }
+        return Uni.createFrom().item(identity);
     }
 
     private String fingerprint(String name, char[] password) {
