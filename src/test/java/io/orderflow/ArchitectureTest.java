@@ -15,8 +15,11 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 
 import io.orderflow.shared.StopsWithTheApp;
+import io.orderflow.shared.security.SignInListener;
 import io.orderflow.support.FastTest;
 import io.quarkus.scheduler.Scheduled;
+import io.quarkus.security.spi.runtime.AuthenticationSuccessEvent;
+import io.quarkus.security.spi.runtime.SecurityEvent;
 
 /**
  * The package graph stays a house the next engineer can live in: each feature package can be read,
@@ -69,6 +72,16 @@ class ArchitectureTest {
         noClasses().that().haveSimpleNameNotEndingWith("Resource")
                 .should().dependOnClassesThat().haveSimpleNameEndingWith("Resource")
                 .check(MAIN);
+    }
+
+    /**
+     * Quarkus fires its success events, on another thread, for every authenticated request as soon as anything
+     * observes them: a sign-in's success is learnt as a {@link SignInListener} instead.
+     */
+    @Test
+    void nothingObservesEverySuccessfulSignIn() {
+        noClasses().should().dependOnClassesThat().belongToAnyOf(AuthenticationSuccessEvent.class, SecurityEvent.class)
+                .because("Quarkus would fire it on every request; implement SignInListener").check(MAIN);
     }
 
     @Test

@@ -6,12 +6,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.security.SignInListener;
 import io.orderflow.shared.security.SignInOrder;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.security.identity.SecurityIdentityAugmentor;
 import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
 import io.quarkus.security.spi.runtime.AuthenticationFailureEvent;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
@@ -24,11 +24,11 @@ import io.vertx.ext.web.RoutingContext;
  * refuses an address that has failed too often for this user (or too often overall, and for this
  * user before), so a refusal costs no password hash and the right password does not get in from the
  * guessing address while refused; otherwise it answers "not mine", leaving the attempt (with any
- * delay, see {@link SignInSlowDown}) for the next providers. Augmenting the identity tells it of a
+ * delay, see {@link SignInSlowDown}) for the next providers. {@link SignInListener} tells it of a
  * success, Quarkus's failure event of a failure; only a wrong password (or unknown name) counts as one.
  */
 @ApplicationScoped
-class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SecurityIdentityAugmentor {
+class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SignInListener {
 
     private static final String ATTEMPT = SignInAttempt.class.getName();
 
@@ -67,23 +67,13 @@ class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationR
         }
     }
 
+    /** A sign-in this provider admitted succeeded. */
     @Override
-    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        return Uni.createFrom().item(identity);
-    }
-
-    /**
-     * A sign-in this provider admitted succeeded. As an augmentor rather than an observer of Quarkus's success
-     * event, which Quarkus would then fire on every request (on another thread), known sign-ins included.
-     */
-    @Override
-    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context, Map<String, Object> attributes) {
-        RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(attributes);
-        SignInAttempt attempt = http == null ? null : attempt(http);
-        if (attempt != null && !identity.isAnonymous()) {
+    public void signedIn(SecurityIdentity identity, RoutingContext http) {
+        SignInAttempt attempt = attempt(http);
+        if (attempt != null) {
             failures.succeeded(attempt);
         }
-        return Uni.createFrom().item(identity);
     }
 
     /** The attempt this provider admitted in the request; none for sessions and requests without a password. */

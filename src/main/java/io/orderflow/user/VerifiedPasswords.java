@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.Map;
 import java.util.Set;
 
 import javax.crypto.Mac;
@@ -15,11 +14,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import io.orderflow.shared.security.SignInListener;
 import io.orderflow.shared.security.SignInOrder;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.security.identity.SecurityIdentityAugmentor;
 import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
@@ -35,7 +34,7 @@ import io.vertx.ext.web.RoutingContext;
  * sign-in throttling, which runs before this).
  */
 @ApplicationScoped
-public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SecurityIdentityAugmentor {
+public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SignInListener {
 
     private static final String PENDING = VerifiedPasswords.class.getName() + ".pending";
     private static final int MAX_ENTRIES = 10_000;
@@ -89,22 +88,12 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
                 : QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(known.name())).addRoles(known.roles()).build();
     }
 
+    /** Remembers a password that the user store has just verified. */
     @Override
-    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        return Uni.createFrom().item(identity);
-    }
-
-    /**
-     * Remembers a password that the user store has just verified. As an augmentor rather than an observer of
-     * Quarkus's authentication events, which Quarkus fires on every request only while someone observes them.
-     */
-    @Override
-    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context, Map<String, Object> attributes) {
-        RoutingContext http = HttpSecurityUtils.getRoutingContextAttribute(attributes);
-        if (http != null && !identity.isAnonymous() && http.get(PENDING) instanceof String fingerprint) {
+    public void signedIn(SecurityIdentity identity, RoutingContext http) {
+        if (http.get(PENDING) instanceof String fingerprint) {
             verified.put(fingerprint, new Verified(identity.getPrincipal().getName(), Set.copyOf(identity.getRoles())));
         }
-        return Uni.createFrom().item(identity);
     }
 
     private String fingerprint(String name, char[] password) {

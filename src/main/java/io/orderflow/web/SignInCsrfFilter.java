@@ -1,19 +1,15 @@
 package io.orderflow.web;
 
 import java.util.List;
-import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.orderflow.shared.security.SignInListener;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.security.identity.SecurityIdentityAugmentor;
-import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
@@ -26,10 +22,10 @@ import io.vertx.ext.web.RoutingContext;
  * before authentication, checks it and that the form was not posted from another site. Without both
  * nobody is signed in: a page says to reload the form. When the password is right the answer also
  * sets the session's own csrf-token cookie ({@link CsrfTokens#startSession}), signed for the principal
- * that signed in, whom this class learns as an identity augmentor.
+ * that signed in, whom this class learns as a {@link SignInListener}.
  */
 @ApplicationScoped
-public class SignInCsrfFilter implements SecurityIdentityAugmentor {
+public class SignInCsrfFilter implements SignInListener {
 
     private static final String SIGNING_IN = SignInCsrfFilter.class.getName() + ".signing-in";
     private static final String SIGNED_IN = SignInCsrfFilter.class.getName() + ".signed-in";
@@ -72,18 +68,11 @@ public class SignInCsrfFilter implements SecurityIdentityAugmentor {
         context.next();
     }
 
-    @Override
-    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        return Uni.createFrom().item(identity);
-    }
-
     /** Notes who signed in with the form this route let through. */
     @Override
-    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context, Map<String, Object> attributes) {
-        RoutingContext routing = HttpSecurityUtils.getRoutingContextAttribute(attributes);
-        if (routing != null && routing.get(SIGNING_IN) != null && !identity.isAnonymous()) {
+    public void signedIn(SecurityIdentity identity, RoutingContext routing) {
+        if (routing.get(SIGNING_IN) != null) {
             routing.put(SIGNED_IN, identity.getPrincipal().getName());
         }
-        return Uni.createFrom().item(identity);
     }
 }
