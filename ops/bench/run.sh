@@ -99,7 +99,6 @@ start_provider() {
   local jar=$work/wiremock-standalone.jar began
   ./mvnw -B -q dependency:copy -Dartifact=org.wiremock:wiremock-standalone:3.13.2 -DoutputDirectory="$work" \
     -Dmdep.stripVersion=true >/dev/null || die "cannot fetch wiremock-standalone"
-  provider_port=$(free_port)
   java -Xmx128m -XX:+UseSerialGC -jar "$jar" --port "$provider_port" --bind-address 127.0.0.1 --root-dir "$bench/provider" \
     --no-request-journal --disable-banner >"$work/provider.log" 2>&1 &
   provider=$!
@@ -994,8 +993,10 @@ main() {
   [ -n "$pg_pid" ] && [ -n "$redis_pid" ] || die "no PostgreSQL on 127.0.0.1:5432 or no Redis on 127.0.0.1:6379 of this machine"
   ensure_tools
   build_service
-  start_provider
+  # The service first, on a quiet machine, so that its start is timed alone; it is told the provider's port.
+  provider_port=$(free_port)
   start_service
+  start_provider
   # Raw limits first, while the service is idle and its connection pool small: 64 pgbench clients
   # and the pool must fit in PostgreSQL's max_connections together.
   measure_raw_limits
