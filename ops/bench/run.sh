@@ -114,8 +114,7 @@ start_provider() {
 # Starts the packaged service on a free port in this run's schema and key prefix, and records the
 # time from launch to /q/health/ready. Tokens live long and are not capped, so that each phase's
 # tokens can be issued before it; charges go to the provider above. Reconciliation is off: the
-# provider keeps no ledger of charges to list. The worker pool is production's (application.properties):
-# the demo keeps Quarkus's larger default only because its sandbox providers share the instance.
+# provider keeps no ledger of charges to list.
 start_service() {
   port=$(free_port)
   base=http://127.0.0.1:$port
@@ -137,7 +136,6 @@ launch_service() {
     QUARKUS_FLYWAY_SCHEMAS=$2 ORDERS_REDIS_KEY_PREFIX=$3 QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$5" \
     ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S \
     QUARKUS_REST_CLIENT_PAYMENT_PROVIDER_URL="http://127.0.0.1:$provider_port" ORDERS_PAYMENTS_RECONCILIATION_INTERVAL=off \
-    QUARKUS_THREAD_POOL_MAX_THREADS=32 \
     bash -c 'cd target/quarkus-app && exec java "$@" -jar quarkus-run.jar' java $java_opts >"$6" 2>&1 &
   launched=$!
 }
