@@ -59,19 +59,20 @@ final class Audit {
         if (!Processes.await(SETTLE_LIMIT, deployment::allReady)) {
             unconverged.add("not every instance answers /q/health/ready with UP");
         }
+        Map<String, Cart> cartByTokenHash = new HashMap<>();
+        carts.forEach(cart -> cart.tokens.forEach(token -> cartByTokenHash.put(Hashing.sha256Hex(token), cart)));
+        Map<String, StoredOrder> orders = ordersOf(cartByTokenHash.keySet());
+        String[] orderIds = orders.values().stream().map(StoredOrder::id).toArray(String[]::new);
+        // Payments settle first: settling a charge of an order cancelled meanwhile queues its refund in the outbox.
+        if (!Processes.await(SETTLE_LIMIT, () -> unknownPayments(orderIds) == 0)) {
+            unconverged.add(unknownPayments(orderIds) + " payments still of unknown outcome");
+        }
         if (!Processes.await(SETTLE_LIMIT, () -> pendingOutbox() == 0)) {
             unconverged.add(pendingOutbox() + " outbox messages still PENDING");
         }
         long dead = count("SELECT count(*) FROM outbox WHERE status = 'DEAD'");
         if (dead > 0) {
             unconverged.add(dead + " outbox messages dead-lettered");
-        }
-        Map<String, Cart> cartByTokenHash = new HashMap<>();
-        carts.forEach(cart -> cart.tokens.forEach(token -> cartByTokenHash.put(Hashing.sha256Hex(token), cart)));
-        Map<String, StoredOrder> orders = ordersOf(cartByTokenHash.keySet());
-        String[] orderIds = orders.values().stream().map(StoredOrder::id).toArray(String[]::new);
-        if (!Processes.await(SETTLE_LIMIT, () -> unknownPayments(orderIds) == 0)) {
-            unconverged.add(unknownPayments(orderIds) + " payments still of unknown outcome");
         }
         // Every order event published to the stream reaches its consumer, which records it.
         long unconsumedEvents = Processes.await(EVENT_LIMIT, () -> unconsumedEvents(orderIds) == 0) ? 0 : unconsumedEvents(orderIds);
