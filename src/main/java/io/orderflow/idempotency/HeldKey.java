@@ -38,6 +38,11 @@ class HeldKey {
         return taken;
     }
 
+    /** Whether the request holds a key, or has one to claim. */
+    boolean any() {
+        return claim != null || pending != null;
+    }
+
     void release() {
         this.claim = null;
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -27,6 +28,9 @@ import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.problem.ProblemMappers;
+import io.quarkus.runtime.BlockingOperationControl;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -40,6 +44,7 @@ import io.vertx.ext.web.RoutingContext;
 public class IdempotencyFilter {
 
     private static final Logger LOG = Logger.getLogger(IdempotencyFilter.class);
+    private static final Uni<Response> NOTHING = Uni.createFrom().nullItem();
 
     private final IdempotencyStore store;
     private final IdempotencyRecords records;
@@ -56,27 +61,28 @@ public class IdempotencyFilter {
     }
 
     @ServerRequestFilter
-    public Response claim(ContainerRequestContext request, RoutingContext routing, ResourceInfo resource) {
+    public Uni<Response> claim(ContainerRequestContext request, RoutingContext routing, ResourceInfo resource) {
         // Every endpoint of the API acts for a principal; those that stand in for third parties (sandbox) keep keys of their own.
         if (!"POST".equals(request.getMethod()) || request.getSecurityContext().getUserPrincipal() == null
                 || resource.getResourceClass().isAnnotationPresent(KeysOfItsOwn.class)) {
-            return null;
+            return NOTHING;
         }
         String key = IdempotencyKeys.parse(request.getHeaders().get(IdempotencyKeys.HEADER));
         if (key == null) {
             if (resource.getResourceMethod().isAnnotationPresent(IdempotencyKeyRequired.class)) {
                 throw IdempotencyKeys.missing();
             }
-            return null;
+            return NOTHING;
         }
         String path = request.getUriInfo().getPath();
         KeyScope scope = new KeyScope(request.getSecurityContext().getUserPrincipal().getName(), "POST", path, key);
         Fingerprint fingerprint = RequestFingerprint.of("POST", path, RequestBodies.of(routing));
         if (resource.getResourceMethod().isAnnotationPresent(KeyClaimedAlongside.class)) {
             held.defer(new HeldKey.Pending(scope, fingerprint));
-            return null;
+            return NOTHING;
         }
-        return decide(store.claim(scope, fingerprint), resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class));
+        boolean withEffect = resource.getResourceMethod().isAnnotationPresent(KeptWithEffect.class);
+        return offEventLoop(() -> decide(store.claim(scope, fingerprint), withEffect));
     }
 
     /** Acts on what claiming the key found: null lets the request run, as the key's holder; otherwise the key's answer. */
@@ -147,10 +153,17 @@ public class IdempotencyFilter {
     }
 
     @ServerResponseFilter
-    public void keep(ContainerRequestContext request, ContainerResponseContext response) {
-        if (!"POST".equals(request.getMethod())) {
-            return;
+    public Uni<Void> keep(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!"POST".equals(request.getMethod()) || !held.any()) {
+            return Uni.createFrom().voidItem();
         }
+        return offEventLoop(() -> {
+            keepAnswer(response);
+            return null;
+        });
+    }
+
+    private void keepAnswer(ContainerResponseContext response) {
         HeldKey.Pending unclaimed = held.takePending();
         if (unclaimed != null && !claimBeforeAnswer(unclaimed, response)) {
             return;
@@ -218,6 +231,17 @@ public class IdempotencyFilter {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Runs the blocking work of a key (Redis and PostgreSQL calls) on a worker thread when called on
+     * the event loop, where the token endpoint runs; in place on a worker thread, where the others run.
+     */
+    private static <T> Uni<T> offEventLoop(Supplier<T> work) {
+        if (BlockingOperationControl.isBlockingAllowed()) {
+            return Uni.createFrom().item(work);
+        }
+        return Uni.createFrom().completionStage(Vertx.currentContext().executeBlocking(work::get, false).toCompletionStage());
     }
 
     /** The answer kept for the key; none when there is none or PostgreSQL does not answer (the endpoint's answer stands). */

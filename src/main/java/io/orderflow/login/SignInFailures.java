@@ -30,8 +30,6 @@ class SignInFailures {
     private static final RedisScript FAIL = RedisScript.load("login-fail");
     /** The first delay of a user being guessed at; each further failure doubles it, up to the configured cap. */
     private static final Duration FIRST_DELAY = Duration.ofMillis(100);
-    /** As long as Quarkus's own blocking Redis calls may take (quarkus.redis.timeout). */
-    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
 
     private final ReactiveRedisDataSource reactive;
     private final SignInClearances clearances;
@@ -72,7 +70,7 @@ class SignInFailures {
                 }
                 return new SignInAttempt(user, address, true, delay(userFailures), clearance);
             });
-        }).ifNoItem().after(CHECK_TIMEOUT).fail()
+        }).ifNoItem().after(RedisScript.TIMEOUT).fail()
                 .onFailure(e -> !(e instanceof SignInRefusedException)).recoverWithItem(e -> {
                     unavailable("check", e);
                     return SignInAttempt.unchecked(user, address);

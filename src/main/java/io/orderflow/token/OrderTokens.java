@@ -19,7 +19,9 @@ import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.redis.ClaimAlongside;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
@@ -39,31 +41,36 @@ public class OrderTokens {
 
     private final SecureRandom random = new SecureRandom();
     private final RedisDataSource redis;
+    private final ReactiveRedisDataSource reactive;
     private final RedisKeys keys;
     private final TokenConfig config;
     private final MeterRegistry metrics;
 
-    public OrderTokens(RedisDataSource redis, RedisKeys keys, TokenConfig config, MeterRegistry metrics) {
+    public OrderTokens(RedisDataSource redis, ReactiveRedisDataSource reactive, RedisKeys keys, TokenConfig config, MeterRegistry metrics) {
         this.redis = redis;
+        this.reactive = reactive;
         this.keys = keys;
         this.config = config;
         this.metrics = metrics;
     }
 
-    public IssuedToken issue(String customer) {
+    /** Issues a token, without blocking: the API issues them on the event loop. */
+    public Uni<IssuedToken> issue(String customer) {
         byte[] secret = new byte[32];
         random.nextBytes(secret);
         String token = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
         String hash = hash(token);
-        Response answer = ISSUE.run(redis, List.of(outstandingKey(customer), tokenKey(customer, hash)),
-                hash, config.ttl().toMillis(), config.maxOutstanding());
-        if ("capped".equals(answer.get(0).toString())) {
-            metrics.counter("orders.tokens.rejected", "reason", "too-many-outstanding").increment();
-            throw new ProblemException(Problem.of(ProblemCode.TOO_MANY_TOKENS, "You hold " + config.maxOutstanding() + " unused order tokens; use one or wait until one expires."),
-                    Duration.ofMillis(answer.get(1).toLong()));
-        }
-        metrics.counter("orders.tokens.issued").increment();
-        return new IssuedToken(token, Instant.ofEpochMilli(answer.get(1).toLong()), config.ttl().toSeconds());
+        return ISSUE.run(reactive, List.of(outstandingKey(customer), tokenKey(customer, hash)), hash, config.ttl().toMillis(), config.maxOutstanding())
+                .map(answer -> {
+                    if ("capped".equals(answer.get(0).toString())) {
+                        metrics.counter("orders.tokens.rejected", "reason", "too-many-outstanding").increment();
+                        throw new ProblemException(Problem.of(ProblemCode.TOO_MANY_TOKENS,
+                                "You hold " + config.maxOutstanding() + " unused order tokens; use one or wait until one expires."),
+                                Duration.ofMillis(answer.get(1).toLong()));
+                    }
+                    metrics.counter("orders.tokens.issued").increment();
+                    return new IssuedToken(token, Instant.ofEpochMilli(answer.get(1).toLong()), config.ttl().toSeconds());
+                });
     }
 
     /**

@@ -22,6 +22,7 @@ import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
+import io.smallrye.mutiny.Uni;
 
 @Path("/orders/token")
 @BasicAuthentication
@@ -50,10 +51,8 @@ public class TokenResource {
     @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     @APIResponse(responseCode = "429", description = "`too-many-tokens`: the cap of unused tokens is reached; see Retry-After")
-    public Response issue() {
-        return Response.status(Response.Status.CREATED)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .entity(tokens.issue(Caller.of(identity).name()))
-                .build();
+    public Uni<Response> issue() {
+        return tokens.issue(Caller.of(identity).name())
+                .map(issued -> Response.status(Response.Status.CREATED).header(HttpHeaders.CACHE_CONTROL, "no-store").entity(issued).build());
     }
 }

@@ -213,7 +213,7 @@ public class CheckoutPage {
     private Response pageWithFreshToken(int status, Cart cart, Feedback feedback) {
         String token;
         try {
-            token = tokens.issue(Caller.of(identity).name()).token();
+            token = tokens.issue(Caller.of(identity).name()).await().indefinitely().token();
         } catch (ProblemException tooMany) {
             return page(tooMany.problem().status(), null, cart, Feedback.message(tooMany.problem().detail()), false);
         }

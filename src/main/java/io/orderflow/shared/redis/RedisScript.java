@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +21,9 @@ import io.vertx.mutiny.redis.client.Response;
  * more with EVAL, which also caches it again.
  */
 public final class RedisScript {
+
+    /** As long as Quarkus's own blocking Redis calls may take (quarkus.redis.timeout). */
+    public static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final String name;
     private final String source;
@@ -62,11 +66,12 @@ public final class RedisScript {
         }
     }
 
-    /** The same, without blocking: for callers on an event loop. */
+    /** The same, without blocking: for callers on an event loop. It fails after {@link #TIMEOUT}, as a blocking call would. */
     public Uni<Response> run(ReactiveRedisDataSource redis, List<String> keys, Object... args) {
         return redis.execute("EVALSHA", arguments(sha1, keys, args))
                 .onFailure(e -> RedisErrors.mentions(e, "NOSCRIPT"))
-                .recoverWithUni(() -> redis.execute("EVAL", arguments(source, keys, args)));
+                .recoverWithUni(() -> redis.execute("EVAL", arguments(source, keys, args)))
+                .ifNoItem().after(TIMEOUT).fail();
     }
 
     public String name() {
