@@ -4,7 +4,7 @@
 #   raw limits   pgbench: an order + item insert, the same with its unit reserved on one of 100
 #                products (an order) or on one product (a flash sale), and a transition (guarded
 #                UPDATE + history INSERT); redis-benchmark: the order-token claim script;
-#   the service  the packaged jar (demo profile, ops/jvm.options) under wrk: POST /orders sustained
+#   the service  the packaged jar (demo profile, ops/jvm.options, on a JDK 25 or later with its AOT cache) under wrk: POST /orders sustained
 #                with its order events delivered, with and without an Idempotency-Key, and a flash
 #                sale of one product; POST /orders/token; pay, with the payment provider in another
 #                process (WireMock answering at once, ops/bench/provider); a replay of POST /orders;
@@ -24,7 +24,10 @@
 #                          so it writes its table to the terminal and leaves RESULTS.md alone.
 #   ops/bench/run.sh       the figures to quote (about 20 minutes), on a machine nothing else is using.
 # Environment: BENCH_NOTE, a line for RESULTS.md (e.g. what else ran on the machine);
-#              BENCH_JAVA_OPTS, JVM options for the service (by default ops/jvm.options, as docs/operations.md runs it).
+#              BENCH_JAVA, the service's java: a JDK 25 or later (by default the first found: java on the PATH,
+#              then /usr/lib/jvm/*/bin/java);
+#              BENCH_JAVA_OPTS, JVM options for the service (by default ops/jvm.options and the AOT cache,
+#              as docs/operations.md runs it).
 #
 # It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
 # own, which it removes at exit, and it ends only the processes it started.
@@ -37,7 +40,7 @@ fill=${3:-1000000}
 levels=(16 64)
 threads=2 # wrk -t, pgbench -j and redis-benchmark --threads, the same on every machine
 bench=ops/bench
-java_opts=${BENCH_JAVA_OPTS:-@../../ops/jvm.options} # the service runs in target/quarkus-app, as ops/jvm.options says
+java_opts=${BENCH_JAVA_OPTS:-@../../ops/jvm.options -XX:AOTCache=app.aot} # the service runs in target/quarkus-app, as ops/jvm.options says
 
 run=bench_$(date +%s)_$$ # this run's schema, and with a colon its Redis key prefix
 raw=${run}_raw           # the service's tables copied empty, for pgbench
@@ -45,6 +48,7 @@ prefix="$run:"
 work=$(mktemp -d "/tmp/$run.XXXX")
 declare -A fig         # every figure, by name: fig[create.16.sustained], fig[raw-insert.64.p99_ms], ...
 app="" provider="" sampler="" loader="" counted="" counter="" # the processes this script started, ended by PID at exit
+java="" java_version="" # the service's java (find_java)
 
 log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
 die() { printf '%s  FAILED: %s\n' "$(date +%T)" "$*" >&2; exit 1; }
@@ -79,13 +83,26 @@ ensure_tools() {
     { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
 }
 
-# The packaged service with its class-data archive (see ops/jvm.options), built when either is missing
-# or older than its sources.
+# The first java that has an AOT cache (JDK 25 or later): BENCH_JAVA, java on the PATH, /usr/lib/jvm/*/bin/java.
+find_java() {
+  local candidate
+  for candidate in ${BENCH_JAVA:-} java /usr/lib/jvm/*/bin/java; do
+    if "$candidate" -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "AOTCache" { found = 1 } END { exit !found }'; then
+      java=$(command -v "$candidate")
+      return
+    fi
+  done
+  die "no JDK 25 or later (set BENCH_JAVA): the service runs with its AOT cache, as docs/operations.md says"
+}
+
+# The packaged service (aot-jar) with its AOT cache (ops/aot-cache.sh), built when the cache is missing
+# or older than the sources or the jar.
 build_service() {
-  local archive=target/quarkus-app/app-cds.jsa
-  if [ ! -f "$archive" ] || [ -n "$(find src pom.xml -newer "$archive" -print -quit)" ]; then
-    log "building the service (./mvnw package, with its class-data archive)"
-    ./mvnw -B -q package -DskipTests -Dquarkus.package.jar.appcds.enabled=true
+  local cache=target/quarkus-app/app.aot
+  if [ ! -f "$cache" ] || [ -n "$(find src pom.xml target/quarkus-app/quarkus-run.jar -newer "$cache" -print -quit 2>/dev/null)" ]; then
+    log "building the service (./mvnw package as aot-jar, then its AOT cache with $java)"
+    ./mvnw -B -q package -DskipTests -Dquarkus.package.jar.type=aot-jar
+    JAVA=$java ops/aot-cache.sh
   fi
 }
 
@@ -136,7 +153,7 @@ launch_service() {
     QUARKUS_FLYWAY_SCHEMAS=$2 ORDERS_REDIS_KEY_PREFIX=$3 QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$5" \
     ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S \
     QUARKUS_REST_CLIENT_PAYMENT_PROVIDER_URL="http://127.0.0.1:$provider_port" ORDERS_PAYMENTS_RECONCILIATION_INTERVAL=off \
-    bash -c 'cd target/quarkus-app && exec java "$@" -jar quarkus-run.jar' java $java_opts >"$6" 2>&1 &
+    bash -c 'cd target/quarkus-app && exec "$0" "$@" -jar quarkus-run.jar' "$java" $java_opts >"$6" 2>&1 &
   launched=$!
 }
 
@@ -827,9 +844,9 @@ figures_table() {
       "$((c / 2)) connections each; those without: ${fig[fullmixed.$c.sustained]}/s"
   done
   row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 5 s" \
-    "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema"
+    "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema; with the AOT cache of ops/aot-cache.sh"
   row "Service RSS under load (largest 1 s sample)" "" "" "" "" "${fig[rss.peak]} MB" "<= 300 MB" \
-    "$(verdict "${fig[rss.peak]}" "<=" 300)" "JVM options: $java_opts"
+    "$(verdict "${fig[rss.peak]}" "<=" 300)" "Java $java_version; JVM options: $java_opts"
 }
 
 # CPU seconds per 1,000 requests answered as expected, over each phase's load and drain.
@@ -990,6 +1007,8 @@ main() {
   pg_pid=$(listener 5432) redis_pid=$(listener 6379)
   [ -n "$pg_pid" ] && [ -n "$redis_pid" ] || die "no PostgreSQL on 127.0.0.1:5432 or no Redis on 127.0.0.1:6379 of this machine"
   ensure_tools
+  find_java
+  java_version=$("$java" -version 2>&1 | sed -n '1s/.*version "\([^"]*\)".*/\1/p')
   build_service
   # The service first, on a quiet machine, so that its start is timed alone; it is told the provider's port.
   provider_port=$(free_port)

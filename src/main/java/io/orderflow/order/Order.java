@@ -3,7 +3,9 @@ package io.orderflow.order;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.persistence.CollectionTable;
@@ -86,7 +88,8 @@ public class Order extends PanacheEntityBase {
     @OrderColumn(name = "line_no")
     public List<OrderLine> items = new ArrayList<>();
 
+    /** A set, not a list, so that one statement can fetch it with the items (two lists would be a cartesian product). */
     @OneToMany(mappedBy = "order")
     @OrderBy("id")
-    public List<OrderTransition> history = new ArrayList<>();
+    public Set<OrderTransition> history = new LinkedHashSet<>();
 }

@@ -53,7 +53,7 @@ class OrderStore {
     private static final String REFUSE = """
             INSERT INTO order_tokens (customer, token_hash, refused_at) VALUES (:customer, :tokenHash, :at)
             ON CONFLICT (customer, token_hash) DO NOTHING""";
-    private static final String WITH_ITEMS = "from Order o left join fetch o.items where o.id = ?1";
+    private static final String WHOLE = "from Order o left join fetch o.items left join fetch o.history where o.id = ?1";
     private static final String PRUNE_REFUSALS = "DELETE FROM order_tokens WHERE refused_at < :before";
 
     private final EntityManager db;
@@ -159,10 +159,13 @@ class OrderStore {
                 .map(order -> new Stored(views.asCreated(order, caller), order.customer, order.requestFingerprint));
     }
 
-    /** The order with its history, if the caller may see it: the order and its items in one statement, then its history. */
-    @Transactional
+    /**
+     * The order with its items and history, if the caller may see it: one statement, so one snapshot, and
+     * no transaction to begin and commit around it.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<OrderView> find(UUID id, Caller caller) {
-        return Order.<Order>find(WITH_ITEMS, id).singleResultOptional()
+        return Order.<Order>find(WHOLE, id).singleResultOptional()
                 .filter(order -> caller.maySee(order.customer))
                 .map(order -> views.current(order, caller, true));
     }

@@ -1,6 +1,7 @@
 package io.orderflow.order;
 
 import static io.orderflow.support.Api.ORDER;
+import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
@@ -38,6 +39,23 @@ class OrderQueryTest {
                 .body("code", equalTo("order-not-found"));
         as("bob").get("/orders").then().statusCode(200).body("items.id", not(hasItem(id)));
         as("ops").get("/orders?limit=100").then().statusCode(200).body("items.id", hasItem(id));
+    }
+
+    @Test
+    void anOrderIsReadWithEachItemAndEachStepOnceAndInOrder() {
+        // Items and history are read in one statement, a row for each pair of them: neither may come out repeated.
+        String id = placeOrder("alice", newToken("alice"), """
+                {"currency":"CNY","items":[{"sku":"MUG-CELADON-350","quantity":1},{"sku":"ABC-1","quantity":3},{"sku":"PEN-FOUNTAIN-F","quantity":2}]}""")
+                .then().statusCode(201).extract().path("id");
+        act("alice", id, "pay").then().statusCode(200);
+        act("ops", id, "ship").then().statusCode(200);
+        act("ops", id, "deliver").then().statusCode(200);
+
+        as("alice").get("/orders/{id}", id).then()
+                .statusCode(200)
+                .body("items.sku", contains("MUG-CELADON-350", "ABC-1", "PEN-FOUNTAIN-F"))
+                .body("items.quantity", contains(1, 3, 2))
+                .body("history.event", contains("pay", "ship", "deliver"));
     }
 
     @Test
