@@ -15,6 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
+import org.hibernate.Session;
+
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
@@ -37,6 +39,7 @@ public class Stock {
     private static final String SHIP = """
             UPDATE products SET on_hand = on_hand - :quantity, reserved = reserved - :quantity, updated_at = now()
             WHERE sku = :sku AND reserved >= :quantity""";
+    private static final String PRODUCTS = "from Product where sku in :skus";
     /** What an order may still reserve: nothing of an inactive product. */
     private static final String AVAILABLE = """
             SELECT sku, CASE WHEN active THEN on_hand - reserved ELSE 0 END FROM products WHERE sku IN (:skus)""";
@@ -64,7 +67,9 @@ public class Stock {
         if (skus.isEmpty()) {
             return Map.of();
         }
-        return Product.<Product>list("sku in ?1", skus).stream().collect(Collectors.toMap(product -> product.sku, Function.identity()));
+        // setParameterList, as setParameter would first try the collection as one value, and throw and catch on each call.
+        return db.unwrap(Session.class).createSelectionQuery(PRODUCTS, Product.class).setParameterList("skus", skus).getResultStream()
+                .collect(Collectors.toMap(product -> product.sku, Function.identity()));
     }
 
     /**
