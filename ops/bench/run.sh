@@ -108,6 +108,7 @@ build_service() {
 
 # The order the replay, GET and pay phases place (wrk/common.lua's ORDER_BODY), for requests sent without wrk.
 order_body() { sed -n "s/^common.ORDER_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua"; }
+pay_body() { sed -n "s/^common.PAY_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The payment provider in a process of its own, so that pay is measured at the service's own cost:
@@ -166,9 +167,9 @@ await_ready() { # PID BASE NAME
   done
 }
 
-# Round trips to PostgreSQL and Redis per POST /orders/token and per POST /orders, one request at a
-# time: a second instance of the service, on a schema and key prefix of its own, reaches both servers
-# through trips.py, which counts them. What the idle instance's pollers make meanwhile (measured for
+# Round trips to PostgreSQL and Redis per POST /orders/token, per POST /orders and per pay (with an
+# Idempotency-Key, charged by the provider), one request at a time: a second instance of the service,
+# on a schema and key prefix of its own, reaches both servers through trips.py, which counts them. What the idle instance's pollers make meanwhile (measured for
 # a while first, per second) is taken off.
 count_round_trips() {
   local requests=200 control pg_port redis_port http_port trips_base schema=${run}_trips idle=5 i token
@@ -188,12 +189,16 @@ count_round_trips() {
   trips_of token "$control" "$requests" bash -c "curl -sf -u alice:alice -X POST '$trips_base/orders/token' | jq -r .token >>'$work/trips.tokens'"
   local body; body=$(order_body)
   exec 4<"$work/trips.tokens"
-  trips_of order "$control" "$requests" bash -c "read -r token <&4 && curl -sf -o /dev/null -u alice:alice -H \"Order-Token: \$token\" -H 'Content-Type: application/json' -d '$body' '$trips_base/orders'"
+  trips_of order "$control" "$requests" bash -c "read -r token <&4 && curl -sf -u alice:alice -H \"Order-Token: \$token\" -H 'Content-Type: application/json' -d '$body' '$trips_base/orders' | jq -r .id >>'$work/trips.orders'"
+  exec 4<&-
+  local pay; pay=$(pay_body)
+  exec 4<"$work/trips.orders"
+  trips_of pay "$control" "$requests" bash -c "read -r id <&4 && curl -sf -o /dev/null -u alice:alice -H \"Idempotency-Key: trips-\$id\" -H 'Content-Type: application/json' -d '$pay' '$trips_base/orders/'\$id/pay"
   exec 4<&-
   kill "$counted" "$counter" 2>/dev/null
   wait "$counted" "$counter" 2>/dev/null || true
   counted="" counter=""
-  log "round trips: per token PostgreSQL ${fig[trips.token.pg]}, Redis ${fig[trips.token.redis]}; per order PostgreSQL ${fig[trips.order.pg]}, Redis ${fig[trips.order.redis]}; idle ${fig[trips.idle.pg]}/s and ${fig[trips.idle.redis]}/s"
+  log "round trips: per token PostgreSQL ${fig[trips.token.pg]}, Redis ${fig[trips.token.redis]}; per order PostgreSQL ${fig[trips.order.pg]}, Redis ${fig[trips.order.redis]}; per pay PostgreSQL ${fig[trips.pay.pg]}, Redis ${fig[trips.pay.redis]}; idle ${fig[trips.idle.pg]}/s and ${fig[trips.idle.redis]}/s"
 }
 
 trips_now() { cat </dev/tcp/127.0.0.1/"$1" | awk '{ printf "%s ", $2 } END { print "" }'; }
@@ -907,6 +912,7 @@ write_results() {
     echo "| --- | --- | --- |"
     echo "| POST /orders/token | ${fig[trips.token.pg]} | ${fig[trips.token.redis]} |"
     echo "| POST /orders | ${fig[trips.order.pg]} | ${fig[trips.order.redis]} |"
+    echo "| POST /orders/{id}/pay, with an Idempotency-Key | ${fig[trips.pay.pg]} | ${fig[trips.pay.redis]} |"
     echo
     echo "![Throughput and p99 latency per figure beside its raw limit](results.png)"
     echo

@@ -12,7 +12,6 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.Tuple;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.Transactional;
@@ -117,13 +116,13 @@ public class IdempotencyRecords {
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     Optional<Kept> find(KeyScope scope) {
-        @SuppressWarnings("unchecked")
-        List<Tuple> rows = db.createNativeQuery(FIND, Tuple.class).setParameter("scope", scope.hash()).setParameter("now", Instant.now())
+        // Typed up front: left to itself, Hibernate works out each column's type from the result set's metadata on every run.
+        List<Object[]> rows = db.unwrap(Session.class).createNativeQuery(FIND, Object[].class).addScalar("fingerprint", String.class)
+                .addScalar("status", Integer.class).addScalar("headers", String.class).addScalar("body", String.class)
+                .addScalar("kept_until", Instant.class).setParameter("scope", scope.hash()).setParameter("now", Instant.now())
                 .getResultList();
-        return rows.stream().findFirst().map(row -> new Kept(row.get("fingerprint", String.class),
-                StoredAnswer.read(((Number) row.get("status")).intValue(), row.get("headers", String.class), row.get("body", String.class),
-                        json),
-                row.get("kept_until", Instant.class)));
+        return rows.stream().findFirst().map(row -> new Kept((String) row[0], StoredAnswer.read((Integer) row[1], (String) row[2],
+                (String) row[3], json), (Instant) row[4]));
     }
 
     /** Keeps a final answer given without an effect in PostgreSQL; empty when another request's answer is kept for the key. */

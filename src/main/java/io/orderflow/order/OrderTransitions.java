@@ -14,6 +14,8 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
+import org.hibernate.Session;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.Actor;
@@ -35,6 +37,8 @@ public class OrderTransitions {
 
     /** The actor of the transitions the service fires itself, in the order's history. */
     public static final String SYSTEM = "system";
+    /** The order with its items, which the answer shows; the lock is taken on the order's row only. */
+    private static final String LOCKED = "from Order o join fetch o.items where o.id = ?1";
     // The guarded UPDATE of every transition, with its history rows, for one order or a batch. Paying also
     // needs the order's successful charge, recorded in the same transaction: no path pays an order without one.
     private static final String MOVE = """
@@ -95,12 +99,12 @@ public class OrderTransitions {
 
     @Transactional
     public Outcome apply(Caller caller, UUID id, OrderEvent event, String commandId) {
-        // The row lock makes the status read here the one the UPDATE below starts from.
-        Order order = permitted(caller, Order.<Order>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE), event);
-        if (moved(List.of(id), order.status, event, caller.name(), commandId) == 1) {
-            db.refresh(order);
+        // The row lock makes the status and version read here the ones the UPDATE below starts from.
+        Order order = permitted(caller, Order.<Order>find(LOCKED, id).withLock(LockModeType.PESSIMISTIC_WRITE).singleResultOptional(), event);
+        Instant now = now();
+        if (moved(List.of(id), order.status, event, caller.name(), commandId, now) == 1) {
             count(event, "applied");
-            return answered(new Outcome(views.current(order, caller, false), false));
+            return answered(new Outcome(after(order, event, now, caller), false));
         }
         if (order.history.stream().anyMatch(step -> step.event.equals(event.wireName()))) {
             count(event, "repeated");
@@ -111,6 +115,21 @@ public class OrderTransitions {
         throw new ProblemException(Problem.of(ProblemCode.INVALID_TRANSITION, "An order that is " + order.status.wireName() + " cannot be " + pastTense(event) + ".")
                 .with("currentStatus", order.status)
                 .with("allowedActions", allowed));
+    }
+
+    /**
+     * The order as the transition left it. The guarded UPDATE changed its status, version and time; shipping
+     * also starts the delivery deadline, which the deadline's observer wrote to the row, so only then is
+     * the row read again. Otherwise the entity, which no longer matches its row, leaves the session.
+     */
+    private OrderView after(Order order, OrderEvent event, Instant now, Caller caller) {
+        OrderStatus to = lifecycle.targetOf(event);
+        if (to == OrderStatus.SHIPPED) {
+            db.refresh(order);
+            return views.current(order, caller, false);
+        }
+        db.detach(order);
+        return views.moved(order, to, order.version + 1, now, caller);
     }
 
     /** The request's Idempotency-Key keeps the answer in the transition's transaction. */
@@ -125,7 +144,7 @@ public class OrderTransitions {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public int fire(List<UUID> ids, OrderStatus from, OrderEvent event) {
-        int applied = moved(ids, from, event, SYSTEM, null);
+        int applied = moved(ids, from, event, SYSTEM, null, now());
         count(event, "applied", applied);
         count(event, "rejected", ids.size() - applied);
         return applied;
@@ -135,23 +154,29 @@ public class OrderTransitions {
      * The guarded UPDATE from {@code from}, the history rows, and the changes for the observers that
      * record follow-up work in the same transaction; returns how many orders the guard let through.
      */
-    private int moved(List<UUID> ids, OrderStatus from, OrderEvent event, String actor, String commandId) {
+    private int moved(List<UUID> ids, OrderStatus from, OrderEvent event, String actor, String commandId, Instant now) {
         OrderStatus to = lifecycle.targetOf(event);
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = db.createNativeQuery(MOVE)
+        // Typed up front: left to itself, Hibernate works out each column's type from the result set's metadata on every run.
+        List<Object[]> rows = db.unwrap(Session.class).createNativeQuery(MOVE, Object[].class)
+                .addScalar("id", UUID.class).addScalar("customer", String.class).addScalar("total_amount", BigDecimal.class)
+                .addScalar("currency", String.class)
                 .setParameter("ids", ids.stream().map(UUID::toString).toArray(String[]::new))
-                .setParameter("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
+                .setParameterList("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
                 .setParameter("needsCharge", event == OrderEvent.PAY)
                 .setParameter("from", from.wireName()).setParameter("to", to.wireName()).setParameter("event", event.wireName())
                 .setParameter("at", now).setParameter("actor", actor).setParameter("commandId", commandId)
                 .getResultList();
         if (!rows.isEmpty()) {
             changes.fire(new OrderStatusChanges(event, to, rows.stream()
-                    .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], row[3].toString(), now))
+                    .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], (String) row[3], now))
                     .toList()));
         }
         return rows.size();
+    }
+
+    /** The time a transition records, at the database's precision, so that the answer shows what was stored. */
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
     }
 
     private Order permitted(Caller caller, Optional<Order> found, OrderEvent event) {

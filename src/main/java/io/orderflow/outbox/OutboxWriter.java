@@ -19,12 +19,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 @ApplicationScoped
 public class OutboxWriter {
 
-    // A key that was delivered already is not queued again, like one that is still queued.
+    // A key that was delivered already is not queued again, like one that is still queued. The look is a
+    // scalar subquery, probed through the key's index row by row: written as NOT EXISTS, PostgreSQL may plan
+    // a hash anti-join that reads the whole delivered table on every insert, and a cached generic plan made
+    // while the table was young kept doing so as it grew (seen as thousands of sequential scans under load).
     private static final String ENQUEUE = """
             INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
             SELECT :kind, m.order_id, m.key, m.payload, 'PENDING', 0, :now, :now
             FROM unnest(CAST(:orderIds AS uuid[]), CAST(:keys AS varchar[]), CAST(:payloads AS text[])) AS m (order_id, key, payload)
-            WHERE NOT EXISTS (SELECT 1 FROM outbox_delivered WHERE idempotency_key = m.key)
+            WHERE (SELECT 1 FROM outbox_delivered d WHERE d.idempotency_key = m.key LIMIT 1) IS NULL
             ON CONFLICT (idempotency_key) DO NOTHING""";
 
     private final EntityManager db;

@@ -1,9 +1,7 @@
 package io.orderflow.payment;
 
 import java.math.BigDecimal;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -11,8 +9,10 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
-import jakarta.persistence.Tuple;
 import jakarta.transaction.Transactional;
+
+import org.hibernate.Session;
+import org.hibernate.query.NativeQuery;
 
 /**
  * Payment attempts. Only one request or job talks to the provider about an attempt at a time: it
@@ -82,26 +82,36 @@ class PaymentStore {
     @Transactional
     public Optional<PaymentClaim> claimToCharge(UUID orderId, BigDecimal amount, String currency, String paymentMethod) {
         Instant now = Instant.now();
-        Optional<Tuple> latest = tuples(db.createNativeQuery(LATEST_FOR_UPDATE, Tuple.class).setParameter("orderId", orderId))
-                .stream().findFirst();
-        String status = latest.map(row -> row.get("status", String.class)).orElse(Payment.Status.FAILURE.name());
+        // Most orders are paid at the first attempt: it is inserted without a look first. Any attempt of the
+        // order conflicts with it (a first one exists whenever any does), and the look below decides.
+        Optional<PaymentClaim> first = newAttempt(orderId, 1, amount, currency, paymentMethod, now);
+        if (first.isPresent()) {
+            return first;
+        }
+        Optional<Object[]> latest = withRows(LATEST_FOR_UPDATE).addScalar("id", Long.class).addScalar("attempt", Integer.class)
+                .addScalar("status", String.class).setParameter("orderId", orderId).getResultList().stream().findFirst();
+        String status = latest.map(row -> (String) row[2]).orElse(Payment.Status.FAILURE.name());
         if (status.equals(Payment.Status.FAILURE.name())) {
-            int attempt = latest.map(row -> ((Number) row.get("attempt")).intValue() + 1).orElse(1);
-            return claim(db.createNativeQuery(INSERT_ATTEMPT, Tuple.class).setParameter("key", Payment.keyFor(orderId, attempt))
-                    .setParameter("orderId", orderId).setParameter("attempt", attempt).setParameter("amount", amount)
-                    .setParameter("currency", currency).setParameter("method", paymentMethod).setParameter("channel", config.channel()),
-                    now);
+            return newAttempt(orderId, latest.map(row -> (Integer) row[1] + 1).orElse(1), amount, currency, paymentMethod, now);
         }
         if (status.equals(Payment.Status.PROCESSING.name())) {
-            return claim(db.createNativeQuery(TAKE_OVER_TO_SEND, Tuple.class).setParameter("id", latest.get().get("id")), now);
+            return claim(claiming(TAKE_OVER_TO_SEND).setParameter("id", latest.get()[0]), now);
         }
         return Optional.empty();
+    }
+
+    /** Inserts and claims the order's attempt number {@code attempt}; empty when the order has it already. */
+    private Optional<PaymentClaim> newAttempt(UUID orderId, int attempt, BigDecimal amount, String currency, String paymentMethod,
+            Instant now) {
+        return claim(claiming(INSERT_ATTEMPT).setParameter("key", Payment.keyFor(orderId, attempt)).setParameter("orderId", orderId)
+                .setParameter("attempt", attempt).setParameter("amount", amount).setParameter("currency", currency)
+                .setParameter("method", paymentMethod).setParameter("channel", config.channel()), now);
     }
 
     /** Claims an open attempt whose holder is gone and whose next check is due, for recovery to ask about it. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Optional<PaymentClaim> claimToCheck(long paymentId) {
-        return claim(db.createNativeQuery(TAKE_OVER_TO_CHECK, Tuple.class).setParameter("id", paymentId), Instant.now());
+        return claim(claiming(TAKE_OVER_TO_CHECK).setParameter("id", paymentId), Instant.now());
     }
 
     /** Gives up a claim without knowing the outcome; recovery asks the provider again at {@code nextCheck}. */
@@ -170,13 +180,21 @@ class PaymentStore {
         return ids.stream().map(Number::longValue).toList();
     }
 
+    /**
+     * A statement that claims an attempt and returns its {@link #CLAIM_COLUMNS}, typed up front: left to
+     * itself, Hibernate works out each column's type from the result set's metadata on every run.
+     */
+    private NativeQuery<Object[]> claiming(String statement) {
+        return withRows(statement).addScalar("id", Long.class).addScalar("order_id", UUID.class).addScalar("attempt", Integer.class)
+                .addScalar("idempotency_key", String.class).addScalar("amount", BigDecimal.class).addScalar("currency", String.class)
+                .addScalar("payment_method", String.class).addScalar("claim_id", UUID.class).addScalar("sent_at", Instant.class);
+    }
+
     /** Runs a claiming statement with a fresh claim id and lease; empty when it claimed nothing. */
-    private Optional<PaymentClaim> claim(Query statement, Instant now) {
+    private Optional<PaymentClaim> claim(NativeQuery<Object[]> statement, Instant now) {
         statement.setParameter("claim", UUID.randomUUID()).setParameter("until", now.plus(config.lease())).setParameter("now", now);
-        return tuples(statement).stream().findFirst().map(row -> new PaymentClaim(((Number) row.get("id")).longValue(),
-                row.get("order_id", UUID.class), ((Number) row.get("attempt")).intValue(), row.get("idempotency_key", String.class),
-                row.get("amount", BigDecimal.class), row.get("currency", String.class), row.get("payment_method", String.class),
-                row.get("claim_id", UUID.class), instant(row.get("sent_at"))));
+        return statement.getResultList().stream().findFirst().map(row -> new PaymentClaim((Long) row[0], (UUID) row[1], (Integer) row[2],
+                (String) row[3], (BigDecimal) row[4], (String) row[5], (String) row[6], (UUID) row[7], (Instant) row[8]));
     }
 
     private Query fenced(String statement, PaymentClaim claim) {
@@ -184,19 +202,8 @@ class PaymentStore {
                 .setParameter("now", Instant.now());
     }
 
-    /** A timestamptz as the driver hands it over in a native query. */
-    private static Instant instant(Object value) {
-        if (value instanceof OffsetDateTime offset) {
-            return offset.toInstant();
-        }
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toInstant();
-        }
-        return (Instant) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Tuple> tuples(Query query) {
-        return query.getResultList();
+    /** A native statement whose result columns the caller names and types with {@code addScalar}. */
+    private NativeQuery<Object[]> withRows(String statement) {
+        return db.unwrap(Session.class).createNativeQuery(statement, Object[].class);
     }
 }
