@@ -14,7 +14,6 @@ import jakarta.transaction.Transactional;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.lifecycle.Lifecycle;
-import io.orderflow.order.OrderStatusChanged;
 import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.order.OrderTransitions;
 
@@ -27,8 +26,6 @@ import io.orderflow.order.OrderTransitions;
  */
 @ApplicationScoped
 class DeadlineService {
-
-    private static final String START_DELIVERY = "UPDATE orders SET deliver_by = :at, deadline_failures = 0 WHERE id = :id";
 
     private final EntityManager db;
     private final OrderTransitions transitions;
@@ -98,16 +95,6 @@ class DeadlineService {
     private List<UUID> claim(Deadline deadline, int limit) {
         return db.createNativeQuery(deadline.claimDue, UUID.class).setParameter("now", Instant.now()).setParameter("limit", limit)
                 .getResultList();
-    }
-
-    /** A shipped order's confirmation deadline starts with the transaction that shipped it. */
-    void startDelivery(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
-        if (changes.to() == Deadline.DELIVERY.state()) {
-            for (OrderStatusChanged change : changes.all()) {
-                db.createNativeQuery(START_DELIVERY).setParameter("at", change.at().plus(config.deliveryConfirmAfter()))
-                        .setParameter("id", change.orderId()).executeUpdate();
-            }
-        }
     }
 
     /** Counts what committed: a batch rolled back fires again. */

@@ -37,11 +37,6 @@ class OrderMapper {
         return view(order, order.status, order.version, order.updatedAt, caller, history);
     }
 
-    /** The order as a transition of this transaction just left it: the entity was read before the transition's UPDATE. */
-    public OrderView moved(Order order, OrderStatus status, long version, Instant updatedAt, Caller caller) {
-        return view(order, status, version, updatedAt, caller, null);
-    }
-
     /**
      * The order exactly as the request that created it was answered, whatever happened since:
      * what a replay of that request must return.

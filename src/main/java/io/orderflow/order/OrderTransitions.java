@@ -1,6 +1,7 @@
 package io.orderflow.order;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -14,7 +15,9 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hibernate.Session;
+import org.hibernate.type.StandardBasicTypes;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.idempotency.IdempotencyRecords;
@@ -41,9 +44,11 @@ public class OrderTransitions {
     private static final String LOCKED = "from Order o join fetch o.items where o.id = ?1";
     // The guarded UPDATE of every transition, with its history rows, for one order or a batch. Paying also
     // needs the order's successful charge, recorded in the same transaction: no path pays an order without one.
+    // Shipping starts the delivery deadline; every new state starts its deadline, if any, with no failed firing.
     private static final String MOVE = """
             WITH moved AS (
-                UPDATE orders SET status = :to, version = version + 1, updated_at = :at
+                UPDATE orders SET status = :to, version = version + 1, updated_at = :at,
+                    deliver_by = coalesce(CAST(:deliverBy AS timestamptz), deliver_by), deadline_failures = 0
                 WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN (:sources)
                     AND (NOT CAST(:needsCharge AS boolean)
                         OR EXISTS (SELECT 1 FROM payments WHERE payments.order_id = orders.id AND payments.status = 'SUCCESS'))
@@ -59,9 +64,12 @@ public class OrderTransitions {
     private final Event<OrderStatusChanges> changes;
     private final IdempotencyRecords keys;
     private final MeterRegistry metrics;
+    /** A shipped order not delivered within this long is confirmed delivered; the deadline package fires it at deliverBy. */
+    private final Duration deliveryConfirmAfter;
 
     public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderMapper views, Event<OrderStatusChanges> changes, IdempotencyRecords keys,
-            MeterRegistry metrics) {
+            MeterRegistry metrics, @ConfigProperty(name = "orders.delivery-confirm-after", defaultValue = "14D") Duration deliveryConfirmAfter) {
+        this.deliveryConfirmAfter = deliveryConfirmAfter;
         this.db = db;
         this.keys = keys;
         this.lifecycle = lifecycle;
@@ -118,18 +126,24 @@ public class OrderTransitions {
     }
 
     /**
-     * The order as the transition left it. The guarded UPDATE changed its status, version and time; shipping
-     * also starts the delivery deadline, which the deadline's observer wrote to the row, so only then is
-     * the row read again. Otherwise the entity, which no longer matches its row, leaves the session.
+     * The order as the transition left it: the entity leaves the session and takes what the guarded UPDATE
+     * wrote, rather than reading its row and items again.
      */
     private OrderView after(Order order, OrderEvent event, Instant now, Caller caller) {
-        OrderStatus to = lifecycle.targetOf(event);
-        if (to == OrderStatus.SHIPPED) {
-            db.refresh(order);
-            return views.current(order, caller, false);
-        }
         db.detach(order);
-        return views.moved(order, to, order.version + 1, now, caller);
+        order.status = lifecycle.targetOf(event);
+        order.version++;
+        order.updatedAt = now;
+        Instant deliverBy = deliverBy(order.status, now);
+        if (deliverBy != null) {
+            order.deliverBy = deliverBy;
+        }
+        return views.current(order, caller, false);
+    }
+
+    /** When an order entering {@code to} at {@code at} is confirmed delivered unless it is before; null for other states. */
+    private Instant deliverBy(OrderStatus to, Instant at) {
+        return to == OrderStatus.SHIPPED ? at.plus(deliveryConfirmAfter) : null;
     }
 
     /** The request's Idempotency-Key keeps the answer in the transition's transaction. */
@@ -164,7 +178,8 @@ public class OrderTransitions {
                 .setParameterList("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
                 .setParameter("needsCharge", event == OrderEvent.PAY)
                 .setParameter("from", from.wireName()).setParameter("to", to.wireName()).setParameter("event", event.wireName())
-                .setParameter("at", now).setParameter("actor", actor).setParameter("commandId", commandId)
+                .setParameter("at", now).setParameter("deliverBy", deliverBy(to, now), StandardBasicTypes.INSTANT)
+                .setParameter("actor", actor).setParameter("commandId", commandId)
                 .getResultList();
         if (!rows.isEmpty()) {
             changes.fire(new OrderStatusChanges(event, to, rows.stream()
