@@ -10,9 +10,11 @@ import static org.hamcrest.Matchers.equalTo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.HeldProviderKey;
 import io.orderflow.support.Ledger;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
@@ -53,8 +55,11 @@ class SlowProviderTest {
     void aChargeThatLandsAfterThe502EndsPaidWithOneCharge() {
         String id = newOrder("alice");
 
-        act("alice", id, "pay").then().statusCode(502).body("code", equalTo("payment-provider-unavailable"));
-        as("alice").get("/orders/{id}", id).then().body("status", equalTo("created"));
+        // The provider starts the charge only once the service has answered 502 and the order is seen unpaid.
+        try (HeldProviderKey held = HeldProviderKey.charge(Payment.keyFor(UUID.fromString(id), 1))) {
+            act("alice", id, "pay").then().statusCode(502).body("code", equalTo("payment-provider-unavailable"));
+            as("alice").get("/orders/{id}", id).then().body("status", equalTo("created"));
+        }
 
         await().atMost(Duration.ofSeconds(20)).until(() -> "paid".equals(as("alice").get("/orders/{id}", id).path("status")));
         Response ledger = as("ops").queryParam("orderId", id).get("/sandbox/ledger");
