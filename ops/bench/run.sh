@@ -49,6 +49,7 @@ work=$(mktemp -d "/tmp/$run.XXXX")
 declare -A fig         # every figure, by name: fig[create.16.sustained], fig[raw-insert.64.p99_ms], ...
 app="" provider="" sampler="" loader="" counted="" counter="" # the processes this script started, ended by PID at exit
 java="" java_version="" # the service's java (find_java)
+service_commit="" # the commit measured, and whether the tree differed from it as the run began
 
 log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
 die() { printf '%s  FAILED: %s\n' "$(date +%T)" "$*" >&2; exit 1; }
@@ -897,7 +898,7 @@ write_results() {
     [ -z "${BENCH_NOTE:-}" ] || echo "$BENCH_NOTE"
     [ -z "$smoke${BENCH_NOTE:-}" ] || echo
     echo "- Machine: $(machine); load average $load_before when the run began (other work shares the cores)."
-    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); service at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes'), packaged jar, \`QUARKUS_PROFILE=demo\`."
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); service at commit $service_commit, packaged jar, \`QUARKUS_PROFILE=demo\`."
     echo "- Each phase: $seconds s at 16 and at 64 connections, after one shared warm-up: POST /orders for ${fig[warmup-create.spent]} s (${fig[warmup-create.rounds]} requests/s in its 20 s rounds), then $warmup s of every measured path; wrk, pgbench and redis-benchmark use $threads threads on the same machine as the service, PostgreSQL 15 and Redis 7."
     echo
     figures_table
@@ -1016,6 +1017,8 @@ main() {
   find_java
   java_version=$("$java" -version 2>&1 | sed -n '1s/.*version "\([^"]*\)".*/\1/p')
   build_service
+  # What is measured is the tree as it is now, built or not: edits made while the run goes on are not in it.
+  service_commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes')"
   # The service first, on a quiet machine, so that its start is timed alone; it is told the provider's port.
   provider_port=$(free_port)
   start_service
