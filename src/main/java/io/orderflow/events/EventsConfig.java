@@ -12,6 +12,26 @@ public interface EventsConfig {
     @WithDefault("1S")
     String pollInterval();
 
+    /**
+     * How many streams the order events are spread over, by order id: 1 for a single Redis; on a Redis
+     * Cluster more (e.g. 8) spread the events' load over slots. An order's events share one stream, in order.
+     * Change it only while no order event waits in the outbox or the streams: an order's next event may move.
+     */
+    @WithDefault("1")
+    int streams();
+
+    /**
+     * How many replicas must hold published order events before the outbox lets go of them (WAIT after
+     * each batch): 0 for a Redis without replicas; 1 where a replica may be promoted (a Redis Cluster, or
+     * Sentinel), so that a failover after its master died loses no event.
+     */
+    @WithDefault("0")
+    int replicas();
+
+    /** How long a publish waits for {@link #replicas()}; past it the batch is published again later. */
+    @WithDefault("1S")
+    Duration replicaTimeout();
+
     /** An event read by a consumer that died is taken over by another after this long unacknowledged. */
     @WithDefault("30S")
     Duration claimAfter();

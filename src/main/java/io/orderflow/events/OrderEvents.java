@@ -2,7 +2,12 @@ package io.orderflow.events;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.IntStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -18,14 +23,18 @@ import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.metrics.AppGauges;
 import io.orderflow.shared.redis.RedisKeys;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Order events (created, paid, shipped, delivered, cancelled) leave through the outbox, written in
- * the transaction of the change, and are published to a Redis Stream, a whole batch in one round
- * trip. Delivery is at least once; each event carries an id by which consumers drop repeats.
+ * the transaction of the change, and are published to Redis Streams, a whole batch in one round trip
+ * per stream. An order's events all go to one of orders.events.streams streams, chosen by its id, so
+ * that they keep their order while many orders spread over the streams (and over a cluster's slots).
+ * Delivery is at least once; each event carries an id by which consumers drop repeats.
  */
 @ApplicationScoped
 class OrderEvents implements BatchOutboxHandler {
@@ -39,6 +48,9 @@ class OrderEvents implements BatchOutboxHandler {
     private final RedisKeys keys;
     private final String maxLength;
     private final OutboxBacklog outboxBacklog;
+    private final List<String> streams;
+    private final int replicas;
+    private final Duration replicaTimeout;
 
     public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config) {
         this.outbox = outbox;
@@ -46,6 +58,14 @@ class OrderEvents implements BatchOutboxHandler {
         this.redis = redis;
         this.keys = keys;
         this.maxLength = Long.toString(config.maxLength());
+        this.replicas = config.replicas();
+        this.replicaTimeout = config.replicaTimeout();
+        this.streams = IntStream.range(0, config.streams()).mapToObj(OrderEvents::tag).map(tag -> keys.of(tag, "orders")).toList();
+    }
+
+    /** The first stream keeps the name the single stream always had, so that a deployment can add streams later. */
+    private static String tag(int stream) {
+        return stream == 0 ? "events" : "events-" + stream;
     }
 
     void registerGauge(@Observes StartupEvent start, AppGauges gauges) {
@@ -67,23 +87,68 @@ class OrderEvents implements BatchOutboxHandler {
 
     @Override
     public void deliverAll(List<OutboxMessage> messages) {
-        publish(messages.stream().map(message -> message.payload).toList());
+        publish(messages.stream().map(message -> new Published(message.orderId, message.payload)).toList());
+    }
+
+    /** An event as it is published: its order, which chooses the stream, and its JSON. */
+    public record Published(UUID orderId, String json) {
     }
 
     /**
-     * Appends events (their JSON) to the stream in this order, in one round trip, trimming the oldest
-     * entries beyond about orders.events.max-length; also what a redelivery looks like to consumers.
+     * Appends events to their streams in this order, in one round trip per stream, all streams at
+     * once, trimming the oldest entries beyond about orders.events.max-length; also what a redelivery
+     * looks like to consumers. With orders.events.replicas set, each stream's batch ends with WAIT: the
+     * events count as published only once that many replicas have them, so that a replica promoted after
+     * its master died holds every event the outbox let go of.
      */
-    public void publish(List<String> eventJsons) {
-        redis.batch(eventJsons.stream().map(this::append).toList()).await().atMost(PUBLISH_TIMEOUT);
+    public void publish(List<Published> events) {
+        Map<String, List<Request>> byStream = new LinkedHashMap<>();
+        for (Published event : events) {
+            String stream = streamOf(event.orderId());
+            byStream.computeIfAbsent(stream, any -> new ArrayList<>()).add(append(stream, event.json()));
+        }
+        List<Uni<List<Response>>> batches = byStream.values().stream().map(this::replicated).map(redis::batch).toList();
+        Uni.join().all(batches).andFailFast().await().atMost(PUBLISH_TIMEOUT).forEach(this::requireReplicas);
     }
 
-    public String stream() {
-        return keys.of("events", "orders");
+    private List<Request> replicated(List<Request> appends) {
+        if (replicas == 0) {
+            return appends;
+        }
+        List<Request> batch = new ArrayList<>(appends);
+        // WAIT carries no key: it runs on the connection, and so the node, that took the appends before it.
+        batch.add(Request.cmd(Command.WAIT).arg(replicas).arg(replicaTimeout.toMillis()));
+        return batch;
     }
 
-    private Request append(String eventJson) {
+    private void requireReplicas(List<Response> answers) {
+        if (replicas > 0) {
+            int acknowledged = answers.get(answers.size() - 1).toInteger();
+            if (acknowledged < replicas) {
+                throw new UnreplicatedEventsException(acknowledged, replicas);
+            }
+        }
+    }
+
+    /** Every stream the order events are spread over. */
+    public List<String> streams() {
+        return streams;
+    }
+
+    /** The stream all of an order's events go to. */
+    public String streamOf(UUID orderId) {
+        return streams.get(Math.floorMod(orderId.hashCode(), streams.size()));
+    }
+
+    private Request append(String stream, String eventJson) {
         // "~": Redis trims whole nodes only, cheaply, keeping at least maxLength entries.
-        return Request.cmd(Command.XADD).arg(stream()).arg("MAXLEN").arg("~").arg(maxLength).arg("*").arg("event").arg(eventJson);
+        return Request.cmd(Command.XADD).arg(stream).arg("MAXLEN").arg("~").arg(maxLength).arg("*").arg("event").arg(eventJson);
+    }
+
+    /** Fewer replicas than orders.events.replicas acknowledged a batch: it stays in the outbox, to be published again. */
+    static final class UnreplicatedEventsException extends IllegalStateException {
+        UnreplicatedEventsException(int acknowledged, int required) {
+            super("Only " + acknowledged + " of " + required + " Redis replicas acknowledged the order events in time");
+        }
     }
 }

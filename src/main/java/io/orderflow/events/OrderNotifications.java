@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -30,7 +32,7 @@ import io.quarkus.redis.datasource.stream.XGroupCreateArgs;
 import io.quarkus.redis.datasource.stream.XReadGroupArgs;
 
 /**
- * Reads order events from the Redis Stream in the consumer group {@value #GROUP} and tells the
+ * Reads order events from every Redis Stream they are spread over, in the consumer group {@value #GROUP}, and tells the
  * customer (a notification row), a read of up to {@value #READ_BATCH} entries at a time in one
  * transaction. The event ids go into processed_messages in the same statement as the notifications,
  * so an event delivered twice notifies once.
@@ -78,7 +80,8 @@ class OrderNotifications {
     private final Duration claimAfter;
     private final Duration redeliverWithin;
     private final Counter deadLetters;
-    private volatile boolean groupReady;
+    /** The streams whose consumer group is known to exist. */
+    private final Set<String> readyStreams = ConcurrentHashMap.newKeySet();
     /** This instance created the group and has not yet queued again what the lost stream held. */
     private volatile boolean redeliveryDue;
 
@@ -97,26 +100,29 @@ class OrderNotifications {
     @StopsWithTheApp
     @Scheduled(every = "${orders.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1s")
     public void poll() {
-        ensureGroup();
-        try {
-            consume();
-        } catch (RuntimeException e) {
-            if (!RedisErrors.mentions(e, "NOGROUP")) {
-                throw e;
+        for (String stream : events.streams()) {
+            ensureGroup(stream);
+            try {
+                consume(stream);
+            } catch (RuntimeException e) {
+                if (!RedisErrors.mentions(e, "NOGROUP")) {
+                    throw e;
+                }
+                // Redis lost the stream with its group (restarted without its data): the next poll creates both again.
+                readyStreams.remove(stream);
+                LOG.warnf("The consumer group %s of %s is gone; it is created again at the next poll", GROUP, stream);
             }
-            // Redis lost the stream with its group (restarted without its data): the next poll creates both again.
-            groupReady = false;
-            LOG.warnf("The consumer group %s of %s is gone; it is created again at the next poll", GROUP, events.stream());
         }
+        redeliverIfDue();
     }
 
-    private void consume() {
+    private void consume(String stream) {
         StreamCommands<String, String, String> streams = redis.stream(String.class);
         // Entries another consumer read but never acknowledged (its instance died) are taken over once idle.
-        handle(streams, streams.xautoclaim(events.stream(), GROUP, consumer, claimAfter, "0-0", READ_BATCH).getMessages());
+        handle(stream, streams.xautoclaim(stream, GROUP, consumer, claimAfter, "0-0", READ_BATCH).getMessages());
         // Then this consumer's own unacknowledged entries (it failed midway), then new ones.
-        handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), "0", new XReadGroupArgs().count(READ_BATCH)));
-        while (handle(streams, streams.xreadgroup(GROUP, consumer, events.stream(), ">", new XReadGroupArgs().count(READ_BATCH))) > 0) {
+        handle(stream, streams.xreadgroup(GROUP, consumer, stream, "0", new XReadGroupArgs().count(READ_BATCH)));
+        while (handle(stream, streams.xreadgroup(GROUP, consumer, stream, ">", new XReadGroupArgs().count(READ_BATCH))) > 0) {
             // keep reading while there is something new
         }
     }
@@ -126,7 +132,7 @@ class OrderNotifications {
      * that can never be read is dead-lettered, so it does not come back forever and hold up the entries
      * behind it; if the transaction fails, every entry stays pending, to be read again.
      */
-    private int handle(StreamCommands<String, String, String> streams, List<StreamMessage<String, String, String>> messages) {
+    private int handle(String stream, List<StreamMessage<String, String, String>> messages) {
         if (messages.isEmpty()) {
             return 0;
         }
@@ -143,7 +149,7 @@ class OrderNotifications {
             notifyCustomers(readable);
         }
         unreadable.forEach(this::deadLetter);
-        streams.xack(events.stream(), GROUP, messages.stream().map(StreamMessage::id).toArray(String[]::new));
+        redis.stream(String.class).xack(stream, GROUP, messages.stream().map(StreamMessage::id).toArray(String[]::new));
         return messages.size();
     }
 
@@ -168,28 +174,31 @@ class OrderNotifications {
         String entry = String.valueOf(message.payload());
         String excerpt = entry.length() <= EXCERPT_LENGTH ? entry
                 : entry.substring(0, EXCERPT_LENGTH) + "... (" + entry.length() + " characters)";
-        LOG.warnf("Dead-lettered order event entry %s of %s, since %s: %s", message.id(), events.stream(), reason, excerpt);
+        LOG.warnf("Dead-lettered order event entry %s of %s, since %s: %s", message.id(), message.key(), reason, excerpt);
     }
 
-    private void ensureGroup() {
-        if (!groupReady) {
-            try {
-                redis.stream(String.class).xgroupCreate(events.stream(), GROUP, "0", new XGroupCreateArgs().mkstream());
-                // A new group: the stream may have been lost with events no consumer had recorded.
-                redeliveryDue = true;
-            } catch (RuntimeException e) {
-                if (!RedisErrors.mentions(e, "BUSYGROUP")) {
-                    throw e;
-                }
-            }
-            groupReady = true;
+    private void ensureGroup(String stream) {
+        if (readyStreams.contains(stream)) {
+            return;
         }
+        try {
+            redis.stream(String.class).xgroupCreate(stream, GROUP, "0", new XGroupCreateArgs().mkstream());
+            // A new group: the stream may have been lost with events no consumer had recorded.
+            redeliveryDue = true;
+        } catch (RuntimeException e) {
+            if (!RedisErrors.mentions(e, "BUSYGROUP")) {
+                throw e;
+            }
+        }
+        readyStreams.add(stream);
+    }
+
+    private void redeliverIfDue() {
         if (redeliveryDue) {
             int redelivered = redeliverUnconsumed();
             redeliveryDue = false;
             if (redelivered > 0) {
-                LOG.warnf("Created the consumer group %s of %s and queued again %d order events no consumer had recorded",
-                        GROUP, events.stream(), redelivered);
+                LOG.warnf("Created the consumer group %s again and queued again %d order events no consumer had recorded", GROUP, redelivered);
             }
         }
     }

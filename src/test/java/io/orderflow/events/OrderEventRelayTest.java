@@ -7,8 +7,10 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -28,8 +30,6 @@ import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.redis.datasource.RedisDataSource;
-import io.quarkus.redis.datasource.stream.StreamMessage;
-import io.quarkus.redis.datasource.stream.StreamRange;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -58,6 +58,8 @@ class OrderEventRelayTest {
 
     private static final int BATCH = 20;
     private static final int ORDERS = 20;
+    /** orders.events.streams in the test profile (application.properties). */
+    private static final int STREAMS = 3;
     private static final int EVENTS_PER_ORDER = 100;
 
     @Inject
@@ -95,13 +97,34 @@ class OrderEventRelayTest {
         List<Integer> taken = Parallel.run(2, this::relayEverything);
 
         assertThat(taken.stream().mapToInt(Integer::intValue).sum()).isEqualTo(ORDERS * EVENTS_PER_ORDER);
-        Map<String, Long> published = publishedEvents().stream().collect(Collectors.groupingBy(event -> event.eventId().toString(),
+        Map<String, Long> published = streams().published().stream().collect(Collectors.groupingBy(event -> event.eventId().toString(),
                 Collectors.counting()));
         assertThat(eventIds).hasSize(ORDERS * EVENTS_PER_ORDER).allSatisfy(id -> assertThat(published.get(id)).as("event %s", id).isEqualTo(1));
         assertThat(Orders.value("SELECT count(*) FROM outbox WHERE kind = ?", OrderEvents.KIND)).isEqualTo("0");
         for (UUID order : orders) {
             assertThat(Orders.value("SELECT count(*) FROM outbox_delivered WHERE order_id = ? AND attempts = 1", order.toString()))
                     .isEqualTo(Integer.toString(EVENTS_PER_ORDER));
+        }
+    }
+
+    @Test
+    void eachOrdersEventsGoToOneStreamAndTheOrdersSpreadOverEvery() {
+        relayEverything();
+        assertThat(events.streams()).as("orders.events.streams in the test profile").hasSize(STREAMS).doesNotHaveDuplicates();
+        Map<String, List<UUID>> ordersByStream = new HashMap<>();
+        while (ordersByStream.size() < STREAMS || ordersByStream.values().stream().anyMatch(orders -> orders.size() < 3)) {
+            UUID order = UUID.randomUUID();
+            ordersByStream.computeIfAbsent(events.streamOf(order), any -> new ArrayList<>()).add(order);
+        }
+        ordersByStream.values().forEach(orders -> orders.forEach(order -> queue(order, 3)));
+
+        relayEverything();
+
+        for (String stream : events.streams()) {
+            Set<UUID> inStream = streams().published(stream).stream().map(StreamedOrderEvent::orderId).collect(Collectors.toSet());
+            assertThat(inStream).as("orders with events in %s", stream).containsAll(ordersByStream.get(stream));
+            ordersByStream.forEach((other, orders) -> assertThat(other.equals(stream) || orders.stream().noneMatch(inStream::contains))
+                    .as("no order of %s has events in %s", other, stream).isTrue());
         }
     }
 
@@ -113,7 +136,7 @@ class OrderEventRelayTest {
 
         assertThat(delivery.relay()).isEqualTo(BATCH / 2);
 
-        assertThat(publishedEvents().stream().filter(event -> event.orderId().equals(order)).map(event -> event.eventId().toString()))
+        assertThat(streams().published().stream().filter(event -> event.orderId().equals(order)).map(event -> event.eventId().toString()))
                 .containsExactlyElementsOf(happened);
     }
 
@@ -123,19 +146,19 @@ class OrderEventRelayTest {
         String created = event(UUID.randomUUID(), order, "created");
         String paid = event(UUID.randomUUID(), order, "paid");
 
-        events.publish(List.of(created, paid, created));
+        streams().publish(created, paid, created);
         notifications.poll();
 
         assertThat(Orders.value("SELECT string_agg(message, ' | ' ORDER BY id) FROM order_notifications WHERE order_id = ?", order))
                 .isEqualTo("Your order is created. | Your order is paid.");
         assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventIdOf(created))).isEqualTo("1");
-        assertThat(unacknowledged()).isZero();
+        assertThat(streams().unacknowledged()).isZero();
 
-        events.publish(List.of(created));
+        streams().publish(created);
         notifications.poll();
 
         assertThat(Orders.value("SELECT count(*) FROM order_notifications WHERE order_id = ?", order)).isEqualTo("2");
-        assertThat(unacknowledged()).isZero();
+        assertThat(streams().unacknowledged()).isZero();
     }
 
     @Test
@@ -195,15 +218,8 @@ class OrderEventRelayTest {
         return StreamedOrderEvent.read(json, eventJson).eventId().toString();
     }
 
-    /** Every event in the stream, in stream order. */
-    private List<StreamedOrderEvent> publishedEvents() {
-        List<StreamMessage<String, String, String>> entries = redis.stream(String.class).xrange(events.stream(), StreamRange.of("-", "+"));
-        return entries.stream().map(entry -> entry.payload().get("event")).map(eventJson -> StreamedOrderEvent.read(json, eventJson))
-                .toList();
-    }
-
-    private long unacknowledged() {
-        return redis.execute("XPENDING", events.stream(), OrderNotifications.GROUP).get(0).toLong();
+    private Streams streams() {
+        return new Streams(events, redis, json);
     }
 
     private double pendingEvents() {

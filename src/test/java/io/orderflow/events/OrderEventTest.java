@@ -23,7 +23,6 @@ import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.stream.StreamCommands;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Order events travel outbox -> Redis Stream -> consumer group, a redelivered event has no second
@@ -65,8 +64,8 @@ class OrderEventTest {
         String created = Orders.value("SELECT payload FROM outbox_all WHERE kind = 'order-event' AND order_id = ?", id);
 
         // The stream delivers the same event again, twice (a publisher retry, a replayed backlog).
-        events.publish(List.of(created, created));
-        await().atMost(Duration.ofSeconds(10)).until(this::everythingConsumed);
+        streams().publish(created, created);
+        await().atMost(Duration.ofSeconds(10)).until(streams()::everythingConsumed);
 
         assertThat(notificationsFor(id)).isEqualTo(1);
         assertThat(notifications.notifyCustomers(List.of(StreamedOrderEvent.read(json, created)))).as("a further delivery has no effect").isZero();
@@ -83,13 +82,12 @@ class OrderEventTest {
                 + "VALUES (-1, 'order-event', '" + id + "', 'event:" + eventId + "', '{\"eventId\":\"" + eventId
                 + "\",\"type\":\"paid\",\"orderId\":\"" + id + "\",\"customer\":\"bob\",\"at\":\"2026-01-01T00:00:00Z\"}', 1, now(), now())");
 
-        // What a restart of a Redis that keeps nothing on disk leaves: no stream, no consumer group.
-        redis.key().del(events.stream());
+        streams().forget();
 
         await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(id) == 2);
         String after = newOrder("bob");
         await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(after) == 1);
-        await().atMost(Duration.ofSeconds(10)).until(this::everythingConsumed);
+        await().atMost(Duration.ofSeconds(10)).until(streams()::everythingConsumed);
         assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventId)).isEqualTo("1");
     }
 
@@ -105,7 +103,7 @@ class OrderEventTest {
         redis.execute("EVAL", """
                 redis.call('XADD', KEYS[1], '*', 'event', ARGV[1])
                 return redis.call('XREADGROUP', 'GROUP', ARGV[2], 'crashed-instance', 'COUNT', 1, 'STREAMS', KEYS[1], '>')""",
-                "1", events.stream(), shipped, "notifications");
+                "1", events.streamOf(UUID.fromString(id)), shipped, "notifications");
 
         await().atMost(Duration.ofSeconds(15)).until(() -> notificationsFor(id) == 2);
         assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = ?", eventId)).isEqualTo("1");
@@ -115,15 +113,16 @@ class OrderEventTest {
     void unreadableEntriesAreDeadLetteredAndTheEventsBehindThemConsumed() {
         double deadLettersBefore = deadLetters();
         StreamCommands<String, String, String> stream = redis.stream(String.class);
-        stream.xadd(events.stream(), Map.of("event", "not JSON at all " + "x".repeat(100_000)));
-        stream.xadd(events.stream(), Map.of("event", """
+        String anyStream = events.streams().get(0);
+        stream.xadd(anyStream, Map.of("event", "not JSON at all " + "x".repeat(100_000)));
+        stream.xadd(anyStream, Map.of("event", """
                 {"eventId":"not-a-uuid","type":"created","orderId":"%s","customer":"bob"}""".formatted(UUID.randomUUID())));
-        stream.xadd(events.stream(), Map.of("comment", "an entry without an event"));
+        stream.xadd(anyStream, Map.of("comment", "an entry without an event"));
 
         String id = newOrder("bob");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> notificationsFor(id) == 1);
-        await().atMost(Duration.ofSeconds(10)).until(this::everythingConsumed);
+        await().atMost(Duration.ofSeconds(10)).until(streams()::everythingConsumed);
         assertThat(deadLetters() - deadLettersBefore).isEqualTo(3);
     }
 
@@ -135,9 +134,7 @@ class OrderEventTest {
         return Integer.parseInt(Orders.value("SELECT count(*) FROM order_notifications WHERE order_id = ?", orderId));
     }
 
-    /** The consumer group has read and acknowledged every entry of the stream. */
-    private boolean everythingConsumed() {
-        Response group = redis.execute("XINFO", "GROUPS", events.stream()).get(0);
-        return group.get("pending").toLong() == 0 && group.get("lag") != null && group.get("lag").toLong() == 0;
+    private Streams streams() {
+        return new Streams(events, redis, json);
     }
 }

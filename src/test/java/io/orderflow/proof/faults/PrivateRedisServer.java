@@ -1,18 +1,15 @@
 package io.orderflow.proof.faults;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.orderflow.proof.faults.Processes.Binaries;
 import io.orderflow.shared.embedded.EmbeddedServers;
 import io.orderflow.support.ReservedPorts;
+import io.orderflow.support.Resp;
 
 /**
  * A redis-server of the proof's own on a free port, keeping nothing on disk, so that a restart brings
@@ -20,8 +17,6 @@ import io.orderflow.support.ReservedPorts;
  * where there is one, else the one embedded-redis ships, and needs no redis-cli.
  */
 final class PrivateRedisServer implements AutoCloseable {
-
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
 
     private final String executable;
     private final int port;
@@ -78,28 +73,9 @@ final class PrivateRedisServer implements AutoCloseable {
         command("PING");
     }
 
-    /**
-     * Sends one command on a connection of its own and returns the first line of the answer (RESP: "+OK",
-     * ":1", "$5"...), or null when the server closed the connection without one; an error answer fails.
-     */
-    String command(String... parts) {
-        StringBuilder request = new StringBuilder("*").append(parts.length).append("\r\n");
-        for (String part : parts) {
-            request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(part).append("\r\n");
-        }
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout((int) COMMAND_TIMEOUT.toMillis());
-            OutputStream out = socket.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            String answer = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8)).readLine();
-            if (answer != null && answer.startsWith("-")) {
-                throw new IllegalStateException(String.join(" ", parts) + ": " + answer);
-            }
-            return answer;
-        } catch (IOException e) {
-            throw new UncheckedIOException(String.join(" ", parts), e);
-        }
+    /** Sends one command on a connection of its own and returns its answer ({@link Resp#command}); an error answer fails. */
+    Object command(String... parts) {
+        return Resp.command(port, parts);
     }
 
     private boolean accepts() {
