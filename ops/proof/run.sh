@@ -1,30 +1,40 @@
 #!/usr/bin/env bash
-# The proof under faults, long version: three packaged instances of the service on a private
-# PostgreSQL 15 and a private Redis (both started here and removed afterwards), customers
-# shopping on all of them while Redis restarts empty, PostgreSQL restarts, instances die by kill -9
-# (one of them the outbox relay) and Redis stalls past the leases; each fault three times.
-# It writes ops/proof/RESULTS.md: each scenario's figures, the machine and the date.
+# The proofs, long versions, each on private servers started here and removed afterwards:
+#   faults    (the default) three packaged instances of the service on a private PostgreSQL 15 and a
+#             private Redis, customers shopping on all of them while Redis restarts empty, PostgreSQL
+#             restarts, instances die by kill -9 (one of them the outbox relay) and Redis stalls past the
+#             leases; each fault three times. Writes ops/proof/RESULTS.md.
+#   failover  the same instances on a Redis Cluster (3 masters, 3 replicas) and a pg_auto_failover
+#             formation (monitor, primary, synchronous standby), while a Redis master is killed, the slot
+#             of an order-event stream moves, PostgreSQL switches over and its primary's node is killed
+#             whole; each three times. Needs pg_autoctl (apt-get install postgresql-15-auto-failover).
+#             Writes ops/proof/RESULTS-failover.md.
 #
-# Usage: ops/proof/run.sh            (about 17 minutes on a 2-core machine)
-# The short version runs in every ./mvnw verify (see ops/proof/README.md).
+# Usage: ops/proof/run.sh [faults|failover]   (faults: about 17 minutes on a 2-core machine)
+# The short versions run in every ./mvnw verify (faults) and in .ci/run (failover); see ops/proof/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-figures=target/proof-faults/figures.txt
-results=ops/proof/RESULTS.md
+proof=${1:-faults}
+case "$proof" in
+  faults) test=FaultsIT results=ops/proof/RESULTS.md title="Proof under faults" ;;
+  failover) test=FailoverIT results=ops/proof/RESULTS-failover.md title="Proof over failovers" ;;
+  *) echo "usage: ops/proof/run.sh [faults|failover]" >&2; exit 2 ;;
+esac
+figures=target/proof-$proof/figures.txt
 
 command -v java >/dev/null || { echo "ops/proof/run.sh needs java (see ops/proof/README.md)" >&2; exit 1; }
 
 # Packages the service (before the tests) and runs only the proof.
 mkdir -p target
 status=0
-./mvnw -B test -Dproof.mode=long -Dtest=FaultsIT \
-  -Dproof.results="$PWD/$figures" | tee target/proof-faults-run.log || status=$?
+./mvnw -B test -Dproof.mode=long -Dtest="$test" -Dexcluded.failover.group=none \
+  -Dproof.results="$PWD/$figures" | tee "target/proof-$proof-run.log" || status=$?
 
 {
-  echo "# Proof under faults: results of the long run"
+  echo "# $title: results of the long run"
   echo
-  echo "Written by \`ops/proof/run.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)."
+  echo "Written by \`ops/proof/run.sh $proof\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)."
   echo "Machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB memory, $(uname -sr);" \
     "$(java -version 2>&1 | head -n 1); PostgreSQL $(/usr/lib/postgresql/15/bin/postgres --version 2>/dev/null | awk '{ print $3 }' || echo '17 (embedded)');" \
     "Redis $(redis-server --version 2>/dev/null | sed -E 's/.* v=([^ ]+).*/\1/' || echo '6.2 (embedded)')."
@@ -33,6 +43,10 @@ status=0
   echo "the outbox relay. Each fault scenario injects its fault 3 times under steady load; each line counts the"
   echo "requests clients sent (retries included), the errors they saw from each fault until every instance was"
   echo "ready again, and what the audit found: duplicates, lost and unconverged must all be 0."
+  if [ "$proof" = failover ]; then
+    echo "The lines after each scenario's say how long each failover took, from the kill (or the command) until"
+    echo "the new master or primary took writes."
+  fi
   echo
   echo '```'
   if [ -s "$figures" ]; then cat "$figures"; else echo "(no figures: the run failed before the first scenario)"; fi
@@ -44,7 +58,7 @@ status=0
     echo "The run FAILED (exit $status); the failing assertions, from the build's output:"
     echo
     echo '```'
-    grep -E '^\[ERROR\] +(FaultsIT|Tests run)|Expecting|duplicates|lost|unconverged|never consumed' target/proof-faults-run.log |
+    grep -E "^\[ERROR\] +($test|Tests run)|Expecting|duplicates|lost|unconverged|never consumed" "target/proof-$proof-run.log" |
       grep -v '^\[proof\]' | head -n 40 || true
     echo '```'
   fi

@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Three packaged instances of the service on one schema and one key prefix, in front of a private
- * PostgreSQL and a private Redis. Instance 0 alone runs the outbox relay, so that killing it leaves
+ * Three packaged instances of the service on one schema and one key prefix, in front of private
+ * data servers (a PostgreSQL and a Redis, or a failover formation and a Redis Cluster). Instance 0 alone runs the outbox relay, so that killing it leaves
  * order events, refunds and shipments waiting for it to come back. Leases are shortened from their
  * defaults so that work a dead or stalled holder leaves behind is taken over within seconds.
  */
@@ -31,28 +31,22 @@ final class Deployment implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
     private static final String SANDBOX_KEY = "sk_proof_" + UUID.randomUUID();
 
-    final PrivatePostgres postgres;
-    final PrivateRedisServer redis;
+    final DataServers servers;
     final List<ServiceInstance> instances = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
-    private Deployment(PrivatePostgres postgres, PrivateRedisServer redis) {
-        this.postgres = postgres;
-        this.redis = redis;
+    private Deployment(DataServers servers) {
+        this.servers = servers;
     }
 
-    static Deployment start(ProofSettings settings) {
-        if (!Files.isRegularFile(settings.jar())) {
-            throw new IllegalStateException("No packaged service at " + settings.jar() + ": run ./mvnw package first");
-        }
+    /** Starts the instances on the servers, which the deployment then owns: it closes them with itself. */
+    static Deployment start(ProofSettings settings, DataServers servers) {
+        Deployment deployment = new Deployment(servers);
         try {
+            if (!Files.isRegularFile(settings.jar())) {
+                throw new IllegalStateException("No packaged service at " + settings.jar() + ": run ./mvnw package first");
+            }
             Files.createDirectories(settings.workDir());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        PrivatePostgres postgres = PrivatePostgres.start();
-        Deployment deployment = new Deployment(postgres, startRedisOrStop(postgres));
-        try {
             for (int i = 0; i < INSTANCES; i++) {
                 deployment.instances.add(new ServiceInstance("instance-" + i, settings.jar(), settings.workDir().resolve("instance-" + i + ".log"),
                         deployment.environment(i == RELAY), deployment.http));
@@ -63,17 +57,11 @@ final class Deployment implements AutoCloseable {
             deployment.instances.subList(1, INSTANCES).forEach(ServiceInstance::start);
             deployment.instances.subList(1, INSTANCES).forEach(instance -> instance.awaitReady(START_LIMIT));
             return deployment;
+        } catch (IOException e) {
+            deployment.close();
+            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
             deployment.close();
-            throw e;
-        }
-    }
-
-    private static PrivateRedisServer startRedisOrStop(PrivatePostgres postgres) {
-        try {
-            return PrivateRedisServer.start();
-        } catch (RuntimeException e) {
-            postgres.close();
             throw e;
         }
     }
@@ -83,10 +71,8 @@ final class Deployment implements AutoCloseable {
         environment.put("QUARKUS_PROFILE", "demo");
         // Every instance calls the sandboxes (its own, or another's behind a proxy) with the same secret key.
         environment.put("ORDERS_SANDBOX_API_KEY", SANDBOX_KEY);
-        environment.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(SCHEMA));
-        environment.put("QUARKUS_DATASOURCE_USERNAME", PrivatePostgres.USER);
+        environment.putAll(servers.environment(SCHEMA));
         environment.put("QUARKUS_FLYWAY_SCHEMAS", SCHEMA);
-        environment.put("QUARKUS_REDIS_HOSTS", redis.url());
         environment.put("ORDERS_REDIS_KEY_PREFIX", KEY_PREFIX);
         environment.put("ORDERS_TOKENS_MAX_OUTSTANDING", "1000000");
         environment.put("ORDERS_TOKENS_TTL", "1H");
@@ -113,7 +99,7 @@ final class Deployment implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return postgres.connect(SCHEMA);
+        return servers.connect(SCHEMA);
     }
 
     /** What a query answers in its first column of its first row, as a number. */
@@ -171,11 +157,7 @@ final class Deployment implements AutoCloseable {
         try {
             instances.forEach(ServiceInstance::stop);
         } finally {
-            try {
-                redis.close();
-            } finally {
-                postgres.close();
-            }
+            servers.close();
         }
     }
 }

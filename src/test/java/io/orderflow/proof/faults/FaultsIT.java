@@ -44,16 +44,7 @@ import io.orderflow.proof.faults.Cart.Plan;
 @ResourceLock("proof-deployment")
 class FaultsIT {
 
-    private static final Plan[] MIXED_PLANS = { Plan.ORDER_ONLY, Plan.PAY, Plan.PAY_RACING_CANCEL, Plan.PAY_THEN_CANCEL };
     private static final Plan[] PAYING_PLANS = { Plan.PAY, Plan.PAY_RACING_CANCEL, Plan.PAY_THEN_CANCEL };
-    /** Clients submitting one cart's token at once in the fault scenarios, one per instance. */
-    private static final int COPIES = Deployment.INSTANCES;
-    /** The longest a fault is held while clients have not yet run into it. */
-    private static final Duration LONGEST_HOLD = Duration.ofSeconds(5);
-    /** How many errors clients must have seen before a fault is taken away. */
-    private static final int ERRORS_TO_FEEL = 10;
-    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(120);
-    private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(300);
     /** Due orders fire within a second or so; this is far past it. */
     private static final Duration FIRING_LIMIT = Duration.ofSeconds(30);
     private static final Duration COUNTING_LIMIT = Duration.ofSeconds(5);
@@ -63,19 +54,17 @@ class FaultsIT {
     private static final int REFUND_ATTEMPTS_BUDGET = 3;
 
     private static ProofSettings settings;
+    private static SingleServers servers;
     private static Deployment deployment;
-
-    /** A fault, injected and taken away again; returns System.nanoTime() when it was taken away. */
-    @FunctionalInterface
-    private interface Fault {
-        long inject(Traffic traffic, long injectedAt);
-    }
+    private static Scenarios scenarios;
 
     @BeforeAll
     static void deploy() throws IOException {
-        settings = ProofSettings.fromSystemProperties();
+        settings = ProofSettings.fromSystemProperties("faults");
         Files.deleteIfExists(settings.results());
-        deployment = Deployment.start(settings);
+        servers = SingleServers.start();
+        deployment = Deployment.start(settings, servers);
+        scenarios = new Scenarios(deployment, settings);
         System.out.println("[proof] " + settings.mode() + " run: " + Deployment.INSTANCES + " instances on " + deployment.bases());
     }
 
@@ -92,9 +81,9 @@ class FaultsIT {
         int tokens = 100;
         int copies = 10;
         Traffic traffic = new Traffic();
-        ProofClient client = client(traffic);
-        List<Cart> carts = shop(client, 4, number -> number < tokens ? new Cart("tokens", number, Plan.ORDER_ONLY, copies) : null);
-        Figures figures = audit("hammered-tokens", client, traffic, carts, 0, 0, 0);
+        ProofClient client = scenarios.client(traffic);
+        List<Cart> carts = scenarios.shop(client, 4, number -> number < tokens ? new Cart("tokens", number, Plan.ORDER_ONLY, copies) : null);
+        Figures figures = scenarios.audit("hammered-tokens", client, traffic, carts, 0, 0, 0);
 
         assertThat(carts.stream().mapToLong(cart -> cart.exchanges(Cart.Kind.SUBMIT).size()).sum()).isEqualTo(tokens * copies);
         assertThat(figures.findings().orders()).isEqualTo(tokens);
@@ -105,10 +94,10 @@ class FaultsIT {
     void payRacingCancelOverInstancesChargesOnceAndRefundsEveryCancelledPayment() {
         int carts = 90;
         Traffic traffic = new Traffic();
-        ProofClient client = client(traffic);
-        List<Cart> done = shop(client, settings.shoppers(),
+        ProofClient client = scenarios.client(traffic);
+        List<Cart> done = scenarios.shop(client, settings.shoppers(),
                 number -> number < carts ? new Cart("races", number, PAYING_PLANS[number % PAYING_PLANS.length], 2) : null);
-        Figures figures = audit("pay-cancel-races", client, traffic, done, 0, 0, 0);
+        Figures figures = scenarios.audit("pay-cancel-races", client, traffic, done, 0, 0, 0);
 
         assertThat(figures.findings().orders()).isEqualTo(carts);
         assertThat(figures.findings().refunds()).isPositive();
@@ -117,14 +106,14 @@ class FaultsIT {
     @Test
     @Order(3)
     void redisRestartedEmptyMidLoad() {
-        underFaults("redis-restart", FaultsIT::restartRedisEmpty);
+        scenarios.underFaults("redis-restart", FaultsIT::restartRedisEmpty);
     }
 
     @Test
     @Order(4)
     void postgresRestartedMidLoad() {
-        underFaults("postgres-restart", (traffic, injectedAt) -> {
-            deployment.postgres.restartFast();
+        scenarios.underFaults("postgres-restart", (traffic, injectedAt) -> {
+            servers.postgres().restartFast();
             return System.nanoTime();
         });
     }
@@ -133,16 +122,16 @@ class FaultsIT {
     @Order(5)
     void instancesKilledMidLoadOneOfThemTheRelay() {
         int other = Deployment.RELAY + 1;
-        underFaults("instance-kill", (traffic, injectedAt) -> killAndRestart(other, traffic, injectedAt));
-        underFaults("relay-instance-kill", (traffic, injectedAt) -> killAndRestart(Deployment.RELAY, traffic, injectedAt));
+        scenarios.underFaults("instance-kill", (traffic, injectedAt) -> killAndRestart(other, traffic, injectedAt));
+        scenarios.underFaults("relay-instance-kill", (traffic, injectedAt) -> killAndRestart(Deployment.RELAY, traffic, injectedAt));
     }
 
     @Test
     @Order(6)
     void redisStalledPastTheLeasesMidLoad() {
-        underFaults("redis-stall", (traffic, injectedAt) -> {
-            deployment.redis.pauseAllClients(settings.redisPauseMillis());
-            deployment.redis.awaitAnswering();
+        scenarios.underFaults("redis-stall", (traffic, injectedAt) -> {
+            servers.redis().pauseAllClients(settings.redisPauseMillis());
+            servers.redis().awaitAnswering();
             return System.nanoTime();
         });
     }
@@ -153,7 +142,7 @@ class FaultsIT {
         String scenario = "deadlines-over-instances";
         int orders = 200;
         Traffic traffic = new Traffic();
-        ProofClient client = client(traffic);
+        ProofClient client = scenarios.client(traffic);
         Expiries expiries = Expiries.ofNewProduct(deployment, client, scenario, orders);
         List<String> ids = expiries.placeThroughApi(client, orders);
         assertThat(expiries.stock()).as(scenario + ": stock once ordered").isEqualTo(orders + "/" + orders);
@@ -180,7 +169,7 @@ class FaultsIT {
         String scenario = "deadlines-after-kill";
         int orders = 2000;
         Traffic traffic = new Traffic();
-        ProofClient client = client(traffic);
+        ProofClient client = scenarios.client(traffic);
         Expiries expiries = Expiries.ofNewProduct(deployment, client, scenario, orders);
         ServiceInstance last = deployment.instances.get(Deployment.RELAY);
         try {
@@ -194,7 +183,7 @@ class FaultsIT {
                     + ", the only instance running, was killed");
 
             deployment.restart(Deployment.RELAY);
-            Processes.require(RECOVERY_LIMIT, scenario + ": " + orders + " orders expired after the restart", () -> expiries.cancelled(ids) == orders);
+            Processes.require(Scenarios.RECOVERY_LIMIT, scenario + ": " + orders + " orders expired after the restart", () -> expiries.cancelled(ids) == orders);
             String firedBy = last.name() + " " + beforeKill + " before its kill -9, " + (orders - beforeKill) + " once restarted";
 
             publishAndCheckExpiredOnce(scenario, expiries, ids, firedBy, traffic);
@@ -226,16 +215,16 @@ class FaultsIT {
                         "ORDERS_OUTBOX_MAX_DELAY", "1S",
                         "ORDERS_PAYMENTS_REFUND_OVERDUE_AFTER", "2S"));
                 Traffic traffic = new Traffic();
-                ProofClient client = client(traffic);
+                ProofClient client = scenarios.client(traffic);
                 provider.outage(true);
-                List<Cart> carts = shop(client, 4, number -> number < orders ? new Cart(scenario, number, Plan.PAY_THEN_CANCEL, 1) : null);
+                List<Cart> carts = scenarios.shop(client, 4, number -> number < orders ? new Cart(scenario, number, Plan.PAY_THEN_CANCEL, 1) : null);
                 assertThat(carts).as(scenario + ": carts paid, then cancelled at once during the outage")
                         .allSatisfy(cart -> assertThat(cart.promisedStatus()).isEqualTo("cancelled"));
                 List<String> ids = carts.stream().map(Cart::orderId).toList();
                 Refunds refunds = new Refunds(deployment, ids);
 
                 // Once, each of these would have been dead-lettered: the outage is held until every refund is past that.
-                Processes.require(RECOVERY_LIMIT, scenario + ": every refund in line after more than " + REFUND_ATTEMPTS_BUDGET + " attempts", () -> {
+                Processes.require(Scenarios.RECOVERY_LIMIT, scenario + ": every refund in line after more than " + REFUND_ATTEMPTS_BUDGET + " attempts", () -> {
                     assertThat(refunds.givenUp()).as(scenario + ": refunds given up").isZero();
                     return refunds.inLinePast(REFUND_ATTEMPTS_BUDGET) == orders;
                 });
@@ -245,7 +234,7 @@ class FaultsIT {
                 long lifted = System.nanoTime();
                 long refused = provider.refused();
 
-                Processes.require(RECOVERY_LIMIT, scenario + ": every payment refunded after the outage", () -> refunds.refunded() == orders);
+                Processes.require(Scenarios.RECOVERY_LIMIT, scenario + ": every payment refunded after the outage", () -> refunds.refunded() == orders);
                 long madeWithin = Duration.ofNanos(System.nanoTime() - lifted).toMillis();
                 Processes.require(COUNTING_LIMIT, scenario + ": no refund overdue any more", () -> relay.metric(OVERDUE_REFUNDS) == 0);
                 Audit.Findings findings = new Audit(deployment, client).check(carts);
@@ -276,14 +265,14 @@ class FaultsIT {
     @Order(10)
     void redisRestartedEmptyWhileClientsRetryOneKeyWithFreshTokens() {
         String scenario = "redis-restart-one-key";
-        underFaults(scenario, number -> new Cart(scenario, number, MIXED_PLANS[number % MIXED_PLANS.length], COPIES, true),
+        scenarios.underFaults(scenario, number -> new Cart(scenario, number, Scenarios.MIXED_PLANS[number % Scenarios.MIXED_PLANS.length], Scenarios.COPIES, true),
                 FaultsIT::restartRedisEmpty);
     }
 
     private static long restartRedisEmpty(Traffic traffic, long injectedAt) {
-        deployment.redis.shutdownNoSave();
-        holdUntilFelt(traffic, injectedAt);
-        deployment.redis.launch();
+        servers.redis().shutdownNoSave();
+        Scenarios.holdUntilFelt(traffic, injectedAt);
+        servers.redis().launch();
         return System.nanoTime();
     }
 
@@ -316,70 +305,9 @@ class FaultsIT {
 
     private static long killAndRestart(int instance, Traffic traffic, long injectedAt) {
         deployment.kill(instance);
-        holdUntilFelt(traffic, injectedAt);
+        Scenarios.holdUntilFelt(traffic, injectedAt);
         long restarting = System.nanoTime();
         deployment.restart(instance);
         return restarting;
-    }
-
-    /** Keeps a fault on until clients have run into it, or for {@link #LONGEST_HOLD}. */
-    private static void holdUntilFelt(Traffic traffic, long injectedAt) {
-        Processes.await(LONGEST_HOLD, () -> traffic.errorsBetween(injectedAt, System.nanoTime()) >= ERRORS_TO_FEEL);
-    }
-
-    /**
-     * Customers shop on every instance all along; after some journeys the fault strikes, and strikes
-     * again after as many journeys more, as often as the mode says; then the carts are audited.
-     */
-    private static void underFaults(String scenario, Fault fault) {
-        underFaults(scenario, number -> new Cart(scenario, number, MIXED_PLANS[number % MIXED_PLANS.length], COPIES), fault);
-    }
-
-    private static void underFaults(String scenario, IntFunction<Cart> carts, Fault fault) {
-        Traffic traffic = new Traffic();
-        ProofClient client = client(traffic);
-        Shoppers shoppers = Shoppers.start(client, Deployment.INSTANCES, settings.shoppers(), carts);
-        long errorsDuringFaults = 0;
-        long slowestRecovery = 0;
-        try (shoppers) {
-            awaitJourneys(shoppers, settings.journeysBetween());
-            for (int strike = 0; strike < settings.faultsPerScenario(); strike++) {
-                long injectedAt = System.nanoTime();
-                long takenAway = fault.inject(traffic, injectedAt);
-                Processes.require(RECOVERY_LIMIT, "every instance ready again by itself after " + scenario, deployment::allReady);
-                long recovered = System.nanoTime();
-                slowestRecovery = Math.max(slowestRecovery, Duration.ofNanos(recovered - takenAway).toMillis());
-                errorsDuringFaults += traffic.errorsBetween(injectedAt, recovered);
-                awaitJourneys(shoppers, shoppers.completed() + settings.journeysBetween());
-            }
-            shoppers.stop();
-        }
-        audit(scenario, client, traffic, shoppers.finish(), settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
-    }
-
-    private static void awaitJourneys(Shoppers shoppers, int completed) {
-        Processes.require(PROGRESS_LIMIT, completed + " shopping journeys completed", () -> shoppers.completed() >= completed);
-    }
-
-    private static List<Cart> shop(ProofClient client, int shoppers, IntFunction<Cart> carts) {
-        return Shoppers.start(client, Deployment.INSTANCES, shoppers, carts).finish();
-    }
-
-    private static Figures audit(String scenario, ProofClient client, Traffic traffic, List<Cart> carts, int faults, long errorsDuringFaults,
-            long recoveredMillis) {
-        long requests = traffic.requests();
-        Audit.Findings findings = new Audit(deployment, client).check(carts);
-        Figures figures = new Figures(scenario, requests, faults, errorsDuringFaults, recoveredMillis, findings, traffic.serverErrors());
-        figures.publish(settings.results());
-        assertThat(findings.duplicates()).as(scenario + ": duplicates").isEmpty();
-        assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
-        assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();
-        assertThat(findings.unconsumedEvents()).as(scenario + ": order events never consumed").isZero();
-        assertThat(traffic.serverErrors()).as(scenario + ": 500 answers (a backing service failing is a 503)").isZero();
-        return figures;
-    }
-
-    private static ProofClient client(Traffic traffic) {
-        return new ProofClient(deployment.http, deployment.bases(), traffic);
     }
 }

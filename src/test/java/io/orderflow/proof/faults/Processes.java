@@ -2,6 +2,7 @@ package io.orderflow.proof.faults;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,6 +87,15 @@ final class Processes {
     static void require(Duration within, String what, BooleanSupplier condition) {
         if (!await(within, condition)) {
             throw new IllegalStateException("Not within " + within.toSeconds() + " s: " + what);
+        }
+    }
+
+    /** Whether a server accepts connections on the port of 127.0.0.1 now. */
+    static boolean listening(int port) {
+        try (Socket probe = new Socket("127.0.0.1", port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -20,11 +20,12 @@ record ProofSettings(String mode, int journeysBetween, int faultsPerScenario, in
     /** How long one client keeps retrying one request before it gives up (it then counts as unconverged). */
     static final Duration RETRY_BUDGET = Duration.ofSeconds(120);
 
-    static ProofSettings fromSystemProperties() {
+    /** The settings of a proof ("faults", "failover"), which works and writes its figures in target/proof-NAME unless told otherwise. */
+    static ProofSettings fromSystemProperties(String proof) {
         boolean longMode = "long".equals(System.getProperty("proof.mode", "short"));
         Path jar = Path.of(System.getProperty("proof.jar", "target/quarkus-app/quarkus-run.jar"));
-        Path results = Path.of(System.getProperty("proof.results", "target/proof-faults/figures.txt"));
-        Path workDir = Path.of(System.getProperty("proof.work", "target/proof-faults"));
+        Path results = Path.of(System.getProperty("proof.results", "target/proof-" + proof + "/figures.txt"));
+        Path workDir = Path.of(System.getProperty("proof.work", "target/proof-" + proof));
         return longMode ? new ProofSettings("long", 150, 3, 8, 12_000, jar, results, workDir)
                 : new ProofSettings("short", 15, 1, 6, 8_000, jar, results, workDir);
     }
