@@ -38,6 +38,8 @@ final class PrivateRedisCluster implements AutoCloseable {
     private static final Duration NODE_TIMEOUT = Duration.ofMillis(2000);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(60);
+    /** How much a master writes, beyond what its stopped replica has, before it is killed: a few commands under load. */
+    private static final long UNREPLICATED_BYTES = 4096;
     private static final int MAX_REDIRECTS = 5;
     /** Keys moved by one MIGRATE. */
     private static final int MIGRATE_BATCH = 100;
@@ -175,7 +177,7 @@ final class PrivateRedisCluster implements AutoCloseable {
      */
     void awaitReplicasCaughtUp() {
         Processes.require(SETTLE_LIMIT, "every replica has its master's writes", () -> masters().stream().allMatch(master -> {
-            long written = Long.parseLong(Resp.info(master, "replication", "master_repl_offset"));
+            long written = offset(master);
             return liveReplicasOf(master).stream().allMatch(replica -> Long.parseLong(Resp.info(replica, "replication", "slave_repl_offset")) >= written);
         }));
     }
@@ -192,6 +194,36 @@ final class PrivateRedisCluster implements AutoCloseable {
         awaitExit(port);
         awaitSettled("replica " + replica + " took over from killed master " + port, () -> "master".equals(role(replica)));
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * SIGKILL of a master whose replica is behind: the replica is stopped (SIGSTOP) until the master has
+     * taken at least {@link #UNREPLICATED_BYTES} of writes it never got, then the master is killed and the
+     * replica goes on and is promoted without them, as when a master dies with its replication lagging.
+     * Returns how long from the kill until the replica served the master's slots.
+     */
+    Duration killMasterAheadOfItsReplica(int port) {
+        int replica = replicaOf(port);
+        String replicaPid = String.valueOf(processes.get(replica).pid());
+        long replicated = offset(port);
+        Processes.run(COMMAND_TIMEOUT, "kill", "-STOP", replicaPid);
+        try {
+            Processes.require(SETTLE_LIMIT, "master " + port + " took writes its stopped replica " + replica + " never got",
+                    () -> offset(port) - replicated >= UNREPLICATED_BYTES);
+        } catch (RuntimeException e) {
+            Processes.run(COMMAND_TIMEOUT, "kill", "-CONT", replicaPid);
+            throw e;
+        }
+        long start = System.nanoTime();
+        processes.get(port).destroyForcibly();
+        awaitExit(port);
+        Processes.run(COMMAND_TIMEOUT, "kill", "-CONT", replicaPid);
+        awaitSettled("replica " + replica + ", behind, took over from killed master " + port, () -> "master".equals(role(replica)));
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private static long offset(int master) {
+        return Long.parseLong(Resp.info(master, "replication", "master_repl_offset"));
     }
 
     /** CLUSTER FAILOVER on a replica: master and replica swap roles once the replica has every write, nothing is lost. */
