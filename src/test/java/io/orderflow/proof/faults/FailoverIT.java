@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,16 +65,7 @@ class FailoverIT {
     @Test
     @Order(1)
     void aRedisMasterKilledMidLoadIsReplacedByItsReplica() {
-        List<Duration> failovers = new ArrayList<>();
-        scenarios.underFaults("redis-master-kill", (traffic, injectedAt) -> {
-            PrivateRedisCluster cluster = servers.cluster();
-            int master = cluster.masterOf(ClusterSlots.slot(FIRST_EVENT_STREAM));
-            failovers.add(cluster.killMaster(master));
-            Scenarios.holdUntilFelt(traffic, injectedAt);
-            cluster.restartNode(master);
-            return System.nanoTime();
-        });
-        publishFailovers("redis-master-kill", "the replica took over", failovers);
+        killTheFirstEventStreamsMaster("redis-master-kill", "the replica took over", PrivateRedisCluster::killMaster);
     }
 
     /**
@@ -84,16 +76,7 @@ class FailoverIT {
     @Test
     @Order(2)
     void aRedisMasterKilledAheadOfItsReplicaLosesNoOrderAndNoEvent() {
-        List<Duration> failovers = new ArrayList<>();
-        scenarios.underFaults("redis-kill-unreplicated", (traffic, injectedAt) -> {
-            PrivateRedisCluster cluster = servers.cluster();
-            int master = cluster.masterOf(ClusterSlots.slot(FIRST_EVENT_STREAM));
-            failovers.add(cluster.killMasterAheadOfItsReplica(master));
-            Scenarios.holdUntilFelt(traffic, injectedAt);
-            cluster.restartNode(master);
-            return System.nanoTime();
-        });
-        publishFailovers("redis-kill-unreplicated", "the replica, behind, took over", failovers);
+        killTheFirstEventStreamsMaster("redis-kill-unreplicated", "the replica, behind, took over", PrivateRedisCluster::killMasterAheadOfItsReplica);
     }
 
     @Test
@@ -137,6 +120,20 @@ class FailoverIT {
             return promoted;
         });
         publishFailovers("postgres-primary-kill", "the standby was promoted and took writes", failovers);
+    }
+
+    /** Kills the master of the first order-event stream's slot mid-load, and brings the node back as a replica once clients felt it. */
+    private static void killTheFirstEventStreamsMaster(String scenario, String what, BiFunction<PrivateRedisCluster, Integer, Duration> kill) {
+        List<Duration> failovers = new ArrayList<>();
+        scenarios.underFaults(scenario, (traffic, injectedAt) -> {
+            PrivateRedisCluster cluster = servers.cluster();
+            int master = cluster.masterOf(ClusterSlots.slot(FIRST_EVENT_STREAM));
+            failovers.add(kill.apply(cluster, master));
+            Scenarios.holdUntilFelt(traffic, injectedAt);
+            cluster.restartNode(master);
+            return System.nanoTime();
+        });
+        publishFailovers(scenario, what, failovers);
     }
 
     private static void publishFailovers(String scenario, String what, List<Duration> durations) {
