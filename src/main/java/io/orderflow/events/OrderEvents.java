@@ -102,6 +102,9 @@ class OrderEvents implements BatchOutboxHandler {
      * its master died holds every event the outbox let go of.
      */
     public void publish(List<Published> events) {
+        if (events.isEmpty()) {
+            return;
+        }
         Map<String, List<Request>> byStream = new LinkedHashMap<>();
         for (Published event : events) {
             String stream = streamOf(event.orderId());
