@@ -50,8 +50,8 @@ public class CommonAnswers implements OASFilter {
             addIfAbsent(responses, "415", "`unsupported-media-type`: a multipart body, or a body that is not application/json", null);
         }
         addIfAbsent(responses, "406", "`not-acceptable`: the Accept header allows no type this operation answers in", null);
-        addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering; nothing was changed, retry "
-                + "after Retry-After", Map.of("Retry-After", retryAfter()));
+        addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering; retry after Retry-After, a change "
+                + "with the same order token or Idempotency-Key, which makes it take effect once", Map.of("Retry-After", retryAfter()));
         responses.getAPIResponses().forEach((status, response) -> {
             if (isError(status) && response.getContent() == null && response.getRef() == null) {
                 response.setContent(OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE, OASFactory.createMediaType()

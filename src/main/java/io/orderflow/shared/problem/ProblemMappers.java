@@ -128,7 +128,7 @@ public class ProblemMappers {
     public Response unexpected(Throwable e) {
         if (isUnavailable(e)) {
             LOG.warnf("A backing service failed: %s", e.toString());
-            return builder(Problem.of(ProblemCode.SERVICE_UNAVAILABLE, "A backing service is not answering; try again shortly. Nothing was changed."), json)
+            return builder(Problem.of(ProblemCode.SERVICE_UNAVAILABLE, "A backing service is not answering; try again shortly. A change sent again with the same order token or Idempotency-Key takes effect once."), json)
                     .header("Retry-After", 1).build();
         }
         String incident = UUID.randomUUID().toString();
