@@ -60,7 +60,7 @@ final class PrivateRedisServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + executable, e);
         }
-        Processes.require(Duration.ofSeconds(10), "redis-server accepts connections", this::accepts);
+        Processes.require(Duration.ofSeconds(10), "redis-server accepts connections", () -> Processes.listening(port));
     }
 
     /** CLIENT PAUSE for every client: commands queue up until it ends, while leases run on Redis's clock. */
@@ -76,14 +76,6 @@ final class PrivateRedisServer implements AutoCloseable {
     /** Sends one command on a connection of its own and returns its answer ({@link Resp#command}); an error answer fails. */
     Object command(String... parts) {
         return Resp.command(port, parts);
-    }
-
-    private boolean accepts() {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private void awaitExit() {
