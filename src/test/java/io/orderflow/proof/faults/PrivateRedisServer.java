@@ -2,7 +2,6 @@ package io.orderflow.proof.faults;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
