@@ -1,0 +1,201 @@
+package io.orderflow.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+
+import io.orderflow.support.BesideTheApp;
+
+/**
+ * The Kubernetes manifests the build writes (quarkus-kubernetes, with src/main/kubernetes merged in) are
+ * fit to run the service: probes on the health endpoints, resources, settings and secrets by reference,
+ * a disruption budget and an autoscaler that fit the Deployment, the schema migrated by a Job ahead of
+ * the instances, and time enough to stop gracefully. Read as an operator's {@code kubectl apply} would
+ * take them, without a cluster.
+ */
+@BesideTheApp
+class KubernetesManifestsTest {
+
+    private static final Path MANIFESTS = Path.of(System.getProperty("kubernetes.manifests", "target/kubernetes/kubernetes.yml"));
+    private static final String APP = "order-workflow-engine";
+    /** Values committed for dev and test only; none may reach a cluster. */
+    private static final List<String> COMMITTED_SECRETS = List.of("sk_test_committed_for_dev_and_test_only",
+            "demo-only-session-key-change-me-in-production", "-----BEGIN");
+    /** Settings whose values are secrets: they come from the Secret, never from a manifest. */
+    private static final List<String> SECRET_NAMES = List.of("PASSWORD", "KEY", "SECRET", "TOKEN", "JDBC_URL", "REDIS_HOSTS", "PUBLICKEY");
+
+    private static List<JsonNode> resources;
+    private static JsonNode deployment;
+    private static JsonNode container;
+
+    @BeforeAll
+    static void readManifests() throws IOException {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        resources = new ArrayList<>();
+        try (YAMLParser parser = new YAMLFactory().createParser(MANIFESTS.toFile())) {
+            yaml.readValues(parser, JsonNode.class).forEachRemaining(resources::add);
+        }
+        deployment = one("Deployment", APP);
+        container = single(deployment.at("/spec/template/spec/containers"));
+    }
+
+    @Test
+    void theDeploymentProbesLivenessReadinessAndStartOnTheHealthEndpoints() {
+        int port = single(container.get("ports")).get("containerPort").asInt();
+        assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
+        assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
+        assertThat(container.at("/startupProbe/httpGet/path").asText()).isEqualTo("/q/health/started");
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+            assertThat(container.at("/" + probe + "/httpGet/port").asInt()).as(probe + " port").isEqualTo(port);
+        }
+        // The readiness probe notices a stopping instance well within the shutdown delay's reach of traffic.
+        assertThat(container.at("/readinessProbe/periodSeconds").asInt()).isLessThanOrEqualTo(10);
+        JsonNode service = one("Service", APP);
+        assertThat(single(service.at("/spec/ports")).get("targetPort").asInt()).isEqualTo(port);
+    }
+
+    @Test
+    void theContainerRequestsAndLimitsItsResources() {
+        JsonNode resources = container.get("resources");
+        assertThat(resources.at("/requests/cpu").asText()).isNotEmpty();
+        long requested = mebibytes(resources.at("/requests/memory").asText());
+        long limit = mebibytes(resources.at("/limits/memory").asText());
+        // The benchmark measures about 400 MB resident under load.
+        assertThat(requested).isGreaterThanOrEqualTo(400);
+        assertThat(limit).isGreaterThanOrEqualTo(requested);
+    }
+
+    @Test
+    void settingsComeFromTheConfigMapAndSecretsFromTheSecretByReferenceOnly() {
+        JsonNode envFrom = container.get("envFrom");
+        String configMap = envFrom.findValue("configMapRef").get("name").asText();
+        assertThat(envFrom.findValue("secretRef").get("name").asText()).isEqualTo(APP + "-secrets");
+        assertThat(one("ConfigMap", configMap).get("data").fieldNames()).toIterable().isNotEmpty();
+
+        assertThat(resources).as("a Secret with values in the manifests").noneMatch(resource -> resource.get("kind").asText().equals("Secret"));
+        List<String> literalNames = new ArrayList<>();
+        resources.forEach(resource -> resource.findValues("env").forEach(env -> env.forEach(variable -> {
+            if (variable.has("value")) {
+                literalNames.add(variable.get("name").asText());
+            }
+        })));
+        resources.stream().filter(resource -> resource.get("kind").asText().equals("ConfigMap"))
+                .forEach(map -> map.get("data").fieldNames().forEachRemaining(literalNames::add));
+        assertThat(literalNames).isNotEmpty().noneMatch(name -> SECRET_NAMES.stream().anyMatch(name::contains));
+        assertThat(texts(resources.stream())).noneMatch(text -> COMMITTED_SECRETS.stream().anyMatch(text::contains));
+    }
+
+    @Test
+    void theSchemaIsMigratedByAJobTheInstancesWaitFor() {
+        JsonNode job = one("Job", APP + "-flyway-init");
+        JsonNode migrator = single(job.at("/spec/template/spec/containers"));
+        assertThat(env(migrator, "QUARKUS_INIT_AND_EXIT")).isEqualTo("true");
+        assertThat(env(migrator, "QUARKUS_FLYWAY_ACTIVE")).isEqualTo("true");
+        assertThat(migrator.get("envFrom")).isEqualTo(container.get("envFrom"));
+        assertThat(migrator.get("image")).isEqualTo(container.get("image"));
+        assertThat(env(container, "QUARKUS_FLYWAY_ACTIVE")).isEqualTo("false");
+        assertThat(texts(StreamSupport.stream(deployment.at("/spec/template/spec/initContainers").spliterator(), false)))
+                .contains(APP + "-flyway-init");
+    }
+
+    @Test
+    void theDisruptionBudgetAndTheAutoscalerFitTheDeployment() {
+        JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+        JsonNode budget = one("PodDisruptionBudget", APP);
+        budget.at("/spec/selector/matchLabels").fields()
+                .forEachRemaining(label -> assertThat(podLabels.get(label.getKey())).as(label.getKey()).isEqualTo(label.getValue()));
+        int replicas = deployment.at("/spec/replicas").asInt();
+        assertThat(budget.at("/spec/maxUnavailable").asInt()).isPositive().isLessThan(replicas);
+
+        JsonNode autoscaler = one("HorizontalPodAutoscaler", APP);
+        assertThat(autoscaler.at("/spec/scaleTargetRef/kind").asText()).isEqualTo("Deployment");
+        assertThat(autoscaler.at("/spec/scaleTargetRef/name").asText()).isEqualTo(APP);
+        assertThat(autoscaler.at("/spec/minReplicas").asInt()).isEqualTo(replicas);
+        int most = autoscaler.at("/spec/maxReplicas").asInt();
+        assertThat(most).isGreaterThan(replicas);
+        // Every instance at its pool size stays under PostgreSQL's default max_connections (100), with room to spare.
+        int pool = Integer.parseInt(one("ConfigMap", APP + "-config").at("/data/QUARKUS_DATASOURCE_JDBC_MAX_SIZE").asText());
+        assertThat(most * pool).isLessThanOrEqualTo(90);
+        // A rolling update never goes below the replicas it asked for.
+        assertThat(deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asText()).isEqualTo("0");
+        // Selectors without the version: the next version's rollout replaces these pods.
+        assertThat(deployment.at("/spec/selector/matchLabels").has("app.kubernetes.io/version")).isFalse();
+    }
+
+    @Test
+    void theGracePeriodOutlastsTheShutdownDelayAndTimeout() throws IOException {
+        Properties settings = new Properties();
+        try (InputStream in = KubernetesManifestsTest.class.getResourceAsStream("/application.properties")) {
+            settings.load(in);
+        }
+        assertThat(settings.getProperty("quarkus.shutdown.delay-enabled")).isEqualTo("true");
+        Duration delay = Duration.parse("PT" + settings.getProperty("quarkus.shutdown.delay"));
+        Duration timeout = Duration.parse("PT" + settings.getProperty("quarkus.shutdown.timeout"));
+        Duration grace = Duration.ofSeconds(deployment.at("/spec/template/spec/terminationGracePeriodSeconds").asLong());
+        assertThat(delay).isPositive();
+        assertThat(grace).isGreaterThan(delay.plus(timeout));
+    }
+
+    private static JsonNode one(String kind, String name) {
+        List<JsonNode> found = resources.stream()
+                .filter(resource -> resource.get("kind").asText().equals(kind) && resource.at("/metadata/name").asText().equals(name)).toList();
+        assertThat(found).as(kind + " " + name + " in " + MANIFESTS).hasSize(1);
+        return found.get(0);
+    }
+
+    private static JsonNode single(JsonNode array) {
+        assertThat(array.isArray() && array.size() == 1).as("one element in " + array).isTrue();
+        return array.get(0);
+    }
+
+    private static String env(JsonNode container, String name) {
+        for (JsonNode variable : container.get("env")) {
+            if (variable.get("name").asText().equals(name)) {
+                return variable.get("value").asText();
+            }
+        }
+        return null;
+    }
+
+    /** Every text value anywhere in these resources. */
+    private static List<String> texts(Stream<JsonNode> nodes) {
+        List<String> texts = new ArrayList<>();
+        nodes.forEach(node -> collectTexts(node, texts));
+        return texts;
+    }
+
+    private static void collectTexts(JsonNode node, List<String> texts) {
+        if (node.isContainerNode()) {
+            node.forEach(child -> collectTexts(child, texts));
+        } else {
+            texts.add(node.asText());
+        }
+    }
+
+    private static long mebibytes(String quantity) {
+        Map<String, Long> units = Map.of("Mi", 1L, "Gi", 1024L);
+        for (var unit : units.entrySet()) {
+            if (quantity.endsWith(unit.getKey())) {
+                return Long.parseLong(quantity.substring(0, quantity.length() - 2)) * unit.getValue();
+            }
+        }
+        throw new IllegalArgumentException("Not in Mi or Gi: " + quantity);
+    }
+}
