@@ -15,6 +15,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Gauge;
 import io.orderflow.shared.BackgroundThreads;
 import io.orderflow.shared.metrics.AppGauges;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -97,6 +98,13 @@ class DeadlineScheduler {
         } catch (RuntimeException e) {
             // Caught, or the executor would never run this again (the database is down, say).
             LOG.warnf("Firing %s deadlines stopped; they are due again at the next look: %s", deadline, e.toString());
+        }
+    }
+
+    /** SIGTERM: no look starts after the one in progress, whose batches end with their transactions. */
+    void beginStopping(@Observes ShutdownDelayInitiatedEvent signal) {
+        if (thread != null) {
+            thread.shutdown();
         }
     }
 

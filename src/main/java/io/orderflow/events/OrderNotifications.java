@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
@@ -23,8 +24,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StopsWithTheApp;
+import io.orderflow.shared.WorkInProgress;
 import io.orderflow.shared.redis.RedisErrors;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.redis.datasource.stream.StreamCommands;
 import io.quarkus.redis.datasource.stream.StreamMessage;
@@ -80,13 +83,14 @@ class OrderNotifications {
     private final Duration claimAfter;
     private final Duration redeliverWithin;
     private final Counter deadLetters;
+    private final WorkInProgress work;
     /** The streams whose consumer group is known to exist. */
     private final Set<String> readyStreams = ConcurrentHashMap.newKeySet();
     /** This instance created the group and has not yet queued again what the lost stream held. */
     private volatile boolean redeliveryDue;
 
     public OrderNotifications(RedisDataSource redis, OrderEvents events, OutboxWriter outbox, EntityManager db, ObjectMapper json,
-            EventsConfig config, MeterRegistry metrics) {
+            EventsConfig config, MeterRegistry metrics, WorkInProgress work) {
         this.redis = redis;
         this.claimAfter = config.claimAfter();
         this.redeliverWithin = config.redeliverWithin();
@@ -95,6 +99,7 @@ class OrderNotifications {
         this.db = db;
         this.json = json;
         this.deadLetters = metrics.counter("orders.events.dead-letters");
+        this.work = work;
     }
 
     @StopsWithTheApp
@@ -122,8 +127,26 @@ class OrderNotifications {
         handle(stream, streams.xautoclaim(stream, GROUP, consumer, claimAfter, "0-0", READ_BATCH).getMessages());
         // Then this consumer's own unacknowledged entries (it failed midway), then new ones.
         handle(stream, streams.xreadgroup(GROUP, consumer, stream, "0", new XReadGroupArgs().count(READ_BATCH)));
-        while (handle(stream, streams.xreadgroup(GROUP, consumer, stream, ">", new XReadGroupArgs().count(READ_BATCH))) > 0) {
+        while (!work.stopping() && handle(stream, streams.xreadgroup(GROUP, consumer, stream, ">", new XReadGroupArgs().count(READ_BATCH))) > 0) {
             // keep reading while there is something new
+        }
+    }
+
+    /**
+     * At the stop, once no poll runs: this consumer leaves the group of every stream where it holds no entry,
+     * so that the groups do not gather one idle consumer per start. One that does hold entries (a batch
+     * failed midway) stays, so that another consumer takes them over once idle.
+     */
+    void leaveGroups(@Observes ShutdownEvent shutdown) {
+        for (String stream : readyStreams) {
+            try {
+                StreamCommands<String, String, String> streams = redis.stream(String.class);
+                if (streams.xpending(stream, GROUP).getConsumers().getOrDefault(consumer, 0L) == 0) {
+                    streams.xgroupDelConsumer(stream, GROUP, consumer);
+                }
+            } catch (RuntimeException redisUnavailable) {
+                LOG.debugf("Could not leave the consumer group of %s: %s", stream, redisUnavailable.toString());
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +22,7 @@ import org.hibernate.query.NativeQuery;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.shared.WorkInProgress;
 import io.orderflow.shared.downstream.Backoff;
 
 /**
@@ -69,9 +71,9 @@ public class OutboxDelivery {
                   ORDER BY next_attempt_at LIMIT :batch FOR UPDATE SKIP LOCKED) due
             WHERE o.id = due.id
             RETURNING o.*, due.next_attempt_at AS due_at""";
-    private static final String TAKE_BY_KEY = """
+    private static final String TAKE_BY_KEYS = """
             UPDATE outbox o SET lease_id = :leaseId, next_attempt_at = :leaseUntil
-            FROM (SELECT id, next_attempt_at FROM outbox WHERE status = 'PENDING' AND next_attempt_at <= :now AND idempotency_key = :key
+            FROM (SELECT id, next_attempt_at FROM outbox WHERE status = 'PENDING' AND next_attempt_at <= :now AND idempotency_key IN (:keys)
                   FOR UPDATE SKIP LOCKED) due
             WHERE o.id = due.id
             RETURNING o.*, due.next_attempt_at AS due_at""";
@@ -89,6 +91,9 @@ public class OutboxDelivery {
             UPDATE outbox SET status = :status, attempts = :attempts, next_attempt_at = :nextAttemptAt,
                 last_error_code = :errorCode, last_error_message = :errorMessage, lease_id = NULL
             WHERE id = :id AND lease_id = :leaseId AND status = 'PENDING'""";
+    // A stopping relay hands back what it took but did not attempt: due at once, for another instance.
+    private static final String HAND_BACK = """
+            UPDATE outbox SET lease_id = NULL, next_attempt_at = :now WHERE id IN (:ids) AND lease_id = :leaseId AND status = 'PENDING'""";
     private static final String RETRY_DEAD_LETTER = """
             UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id = :id AND status = 'DEAD'
             RETURNING kind""";
@@ -99,15 +104,17 @@ public class OutboxDelivery {
     private final DueScans dueScans;
     private final OutboxWriter writer;
     private final MeterRegistry metrics;
+    private final WorkInProgress work;
 
     OutboxDelivery(EntityManager db, OutboxConfig config, OutboxHandlers handlers, DueScans dueScans, OutboxWriter writer,
-            MeterRegistry metrics) {
+            MeterRegistry metrics, WorkInProgress work) {
         this.db = db;
         this.config = config;
         this.handlers = handlers;
         this.dueScans = dueScans;
         this.writer = writer;
         this.metrics = metrics;
+        this.work = work;
     }
 
     /** Delivers one batch of due messages of each lane; returns how many it took. */
@@ -128,13 +135,13 @@ public class OutboxDelivery {
         List<OutboxMessage> taken = claim.lease().messages();
         // A full batch may have left more due behind its last message; anything less took all that was due.
         dueScan.searched(taken.size() == config.batchSize() ? claim.lastDue() : now, now);
-        deliver(claim.lease());
+        deliver(claim.lease(), work::stopping);
         return taken.size();
     }
 
     /** Tries one message at once, e.g. a refund within the request that called for it; the relay retries it if this fails. */
     public void deliverNow(String idempotencyKey) {
-        Lease lease = takeByKey(idempotencyKey, config.lease());
+        Lease lease = takeByKeys(List.of(idempotencyKey), config.lease());
         lease.messages().forEach(message -> attempt(message.id, lease));
     }
 
@@ -160,10 +167,10 @@ public class OutboxDelivery {
                 .setParameter("batch", config.batchSize()), now, length);
     }
 
-    /** Claims the message with this key if it is due. */
+    /** Claims the messages with these keys that are due. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    Lease takeByKey(String idempotencyKey, Duration length) {
-        return take(db.createNativeQuery(TAKE_BY_KEY).setParameter("key", idempotencyKey), Instant.now(), length).lease();
+    Lease takeByKeys(List<String> idempotencyKeys, Duration length) {
+        return take(db.createNativeQuery(TAKE_BY_KEYS).setParameter("keys", idempotencyKeys), Instant.now(), length).lease();
     }
 
     private Claim take(Query query, Instant now, Duration length) {
@@ -179,8 +186,11 @@ public class OutboxDelivery {
         return new Claim(new Lease(leaseId, length, messages), lastDue);
     }
 
-    /** Messages whose handler delivers in batches go first, together, since that is quick; then the others one by one. */
-    private void deliver(Lease lease) {
+    /**
+     * Messages whose handler delivers in batches go first, together, since that is quick; then the others one by one,
+     * until the instance is stopping: what is left is handed back.
+     */
+    void deliver(Lease lease, BooleanSupplier stopping) {
         Map<OutboxHandler, List<OutboxMessage>> byHandler = lease.messages().stream()
                 .collect(Collectors.groupingBy(message -> handlers.handler(message.kind), LinkedHashMap::new, Collectors.toList()));
         byHandler.forEach((handler, messages) -> {
@@ -188,11 +198,24 @@ public class OutboxDelivery {
                 deliverTogether(batchHandler, messages, lease);
             }
         });
-        byHandler.forEach((handler, messages) -> {
-            if (!(handler instanceof BatchOutboxHandler)) {
-                messages.forEach(message -> attempt(message.id, lease));
+        List<OutboxMessage> oneByOne = byHandler.entrySet().stream().filter(handled -> !(handled.getKey() instanceof BatchOutboxHandler))
+                .flatMap(handled -> handled.getValue().stream()).toList();
+        for (int next = 0; next < oneByOne.size(); next++) {
+            if (stopping.getAsBoolean()) {
+                handBack(oneByOne.subList(next, oneByOne.size()).stream().map(message -> message.id).toList(), lease);
+                return;
             }
-        });
+            attempt(oneByOne.get(next).id, lease);
+        }
+    }
+
+    /** Gives up this lease on messages not attempted yet, so that another instance takes them now rather than after the lease. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    int handBack(List<Long> ids, Lease lease) {
+        int handedBack = db.createNativeQuery(HAND_BACK).setParameter("ids", ids).setParameter("leaseId", lease.id())
+                .setParameter("now", Instant.now()).executeUpdate();
+        LOG.infof("Stopping: handed back %d outbox messages not attempted yet", handedBack);
+        return handedBack;
     }
 
     /** One attempt at all these messages of one kind: recorded as delivered in one statement, or each as a failed attempt. */

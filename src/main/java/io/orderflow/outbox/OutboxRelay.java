@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ import org.jboss.logging.Logger;
 
 import io.orderflow.shared.BackgroundThreads;
 import io.orderflow.shared.StopsWithTheApp;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 
@@ -70,6 +72,11 @@ class OutboxRelay {
         }
     }
 
+    /** SIGTERM: each loop ends after its batch in progress, handing back what that batch has not attempted yet. */
+    void beginStopping(@Observes ShutdownDelayInitiatedEvent signal) {
+        loops.values().forEach(Loop::takeNoMore);
+    }
+
     /** At shutdown, before the database and Redis clients close. */
     void stop(@Observes ShutdownEvent shutdown) {
         loops.values().forEach(Loop::stop);
@@ -94,7 +101,11 @@ class OutboxRelay {
 
         void wake() {
             if (!thread.isShutdown() && runQueued.compareAndSet(false, true)) {
-                thread.execute(this::drain);
+                try {
+                    thread.execute(this::drain);
+                } catch (RejectedExecutionException stopping) {
+                    // the loop stopped between the look and the run: nothing more to relay here
+                }
             }
         }
 
@@ -107,6 +118,10 @@ class OutboxRelay {
             } catch (RuntimeException e) {
                 LOG.warnf(e, "The outbox relay of the %s lane stopped; it runs again at the next poll", lane);
             }
+        }
+
+        void takeNoMore() {
+            thread.shutdown();
         }
 
         /** A batch still running after the wait is cut off; its messages are delivered again after their lease. */

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.inject.Inject;
 
@@ -52,7 +54,7 @@ class OutboxLeaseTest {
     @Test
     void aRelayThatCameTooLateDoesNotAttemptAMessageAnotherTookOver() {
         String key = enqueue();
-        Lease first = delivery.takeByKey(key, SHORT_LEASE);
+        Lease first = delivery.takeByKeys(List.of(key), SHORT_LEASE);
         assertThat(first.messages()).hasSize(1);
         long id = first.messages().get(0).id;
 
@@ -78,7 +80,7 @@ class OutboxLeaseTest {
         }, () -> {
             throw new DownstreamUnavailableException(503, null);
         });
-        Lease first = delivery.takeByKey(key, SHORT_LEASE);
+        Lease first = delivery.takeByKeys(List.of(key), SHORT_LEASE);
         long id = first.messages().get(0).id;
         CompletableFuture<Outcome> slowAttempt = CompletableFuture.supplyAsync(() -> delivery.attempt(id, first));
         assertThat(attempting.await(10, TimeUnit.SECONDS)).isTrue();
@@ -92,10 +94,34 @@ class OutboxLeaseTest {
         assertThat(Orders.value("SELECT last_error_code FROM outbox WHERE idempotency_key = ?", key)).isEqualTo("provider-unavailable");
     }
 
+    @Test
+    void aStoppingRelayHandsBackWhatItTookButHasNotAttempted() {
+        List<String> keys = List.of(enqueue(), enqueue(), enqueue());
+        AtomicBoolean stopping = new AtomicBoolean();
+        // SIGTERM arrives while the first message is attempted.
+        handler.script(keys.get(0), () -> stopping.set(true));
+        Lease lease = delivery.takeByKeys(keys, config.lease());
+        assertThat(lease.messages()).hasSize(3);
+
+        delivery.deliver(lease, stopping::get);
+
+        assertThat(keys.stream().map(handler::attempts)).containsExactly(1L, 0L, 0L);
+        assertThat(row(keys.get(0))).isEqualTo("DELIVERED 1");
+        for (String handedBack : keys.subList(1, 3)) {
+            assertThat(Orders.value("SELECT status || ' ' || (lease_id IS NULL) || ' ' || (next_attempt_at <= now()) FROM outbox WHERE idempotency_key = ?",
+                    handedBack)).as("no lease, due at once").isEqualTo("PENDING true true");
+        }
+        // Another relay takes them at once rather than after the lease.
+        Lease next = delivery.takeByKeys(keys, config.lease());
+        assertThat(next.messages()).hasSize(2);
+        delivery.deliver(next, () -> false);
+        assertThat(keys.stream().map(OutboxLeaseTest::row)).containsOnly("DELIVERED 1");
+    }
+
     /** A second relay's lease on the message, as soon as the first one's has lapsed. */
     private Lease takenOverOnceLapsed(String key) {
         return await().atMost(Duration.ofSeconds(10))
-                .until(() -> delivery.takeByKey(key, config.lease()), lease -> !lease.messages().isEmpty());
+                .until(() -> delivery.takeByKeys(List.of(key), config.lease()), lease -> !lease.messages().isEmpty());
     }
 
     private String enqueue() {

@@ -112,6 +112,19 @@ final class Deployment implements AutoCloseable {
         }
     }
 
+    /** What a query answers in its first column, every row, as text. */
+    List<String> texts(String sql, Object... parameters) {
+        try (Connection db = connect(); PreparedStatement statement = bind(db, sql, parameters); ResultSet rows = statement.executeQuery()) {
+            List<String> texts = new ArrayList<>();
+            while (rows.next()) {
+                texts.add(rows.getString(1));
+            }
+            return texts;
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
     /** The statement with its parameters set, a list as a text array. */
     static PreparedStatement bind(Connection db, String sql, Object... parameters) throws SQLException {
         PreparedStatement statement = db.prepareStatement(sql);

@@ -52,6 +52,15 @@ class FaultsIT {
     private static final String OVERDUE_REFUNDS = "orders_refunds_overdue";
     /** The refund outage's attempts budget (orders.outbox.max-attempts), which its refunds outlast. */
     private static final int REFUND_ATTEMPTS_BUDGET = 3;
+    private static final Duration SIGNAL_LIMIT = Duration.ofSeconds(2);
+    /** quarkus.shutdown.delay and timeout (5 s and 20 s), and the background work's own stop, with room to spare. */
+    private static final Duration STOP_LIMIT = Duration.ofSeconds(40);
+    /** Far less than the deployment's leases (15 s): a lease the stopped instance held would outlast it. */
+    private static final Duration HANDED_BACK_LIMIT = Duration.ofSeconds(5);
+    private static final String HELD_LEASES = """
+            SELECT lease_id::text FROM outbox WHERE lease_id IS NOT NULL AND status = 'PENDING' AND next_attempt_at > now()
+            UNION ALL
+            SELECT claim_id::text FROM payments WHERE status = 'PROCESSING' AND claimed_until > now()""";
 
     private static ProofSettings settings;
     private static SingleServers servers;
@@ -267,6 +276,52 @@ class FaultsIT {
         String scenario = "redis-restart-one-key";
         scenarios.underFaults(scenario, number -> new Cart(scenario, number, Scenarios.MIXED_PLANS[number % Scenarios.MIXED_PLANS.length], Scenarios.COPIES, true),
                 FaultsIT::restartRedisEmpty);
+    }
+
+    /**
+     * SIGTERM to the instance that runs the outbox relay, mid-load: its readiness answers DOWN at once while
+     * it still serves, it exits within the shutdown delay and timeout, and it leaves no lease for others to
+     * wait out: every outbox lease and payment claim held when it exited is gone within a few seconds (far
+     * less than the 15 s leases), and its consumer has left the order-event group. The audit then finds
+     * nothing lost or doubled; the clients retried on the other instances.
+     */
+    @Test
+    @Order(11)
+    void theRelayInstanceStoppedBySigtermMidLoadHandsBackWhatItHeld() {
+        String scenario = "instance-sigterm";
+        scenarios.underFaults(scenario, (traffic, injectedAt) -> {
+            ServiceInstance relay = deployment.instances.get(Deployment.RELAY);
+            int consumersBefore = eventConsumers();
+            relay.signalStop();
+            Processes.require(SIGNAL_LIMIT, scenario + ": readiness DOWN after SIGTERM", () -> !relay.ready());
+            long notReady = Duration.ofNanos(System.nanoTime() - injectedAt).toMillis();
+            assertThat(relay.live()).as(scenario + ": still serving while load balancers take it out").isTrue();
+            assertThat(relay.exitedWithin(STOP_LIMIT)).as(scenario + ": exited within the shutdown delay and timeout").isTrue();
+            long exited = System.nanoTime();
+
+            List<String> leases = heldLeases();
+            Processes.require(HANDED_BACK_LIMIT, scenario + ": the leases held at the exit released",
+                    () -> heldLeases().stream().noneMatch(leases::contains));
+            long leasesGone = Duration.ofNanos(System.nanoTime() - exited).toMillis();
+            int consumersLeft = consumersBefore - eventConsumers();
+            new StopFigures(scenario, notReady, Duration.ofNanos(exited - injectedAt).toMillis(), leases.size(), leasesGone, consumersLeft)
+                    .publish(settings.results());
+            assertThat(consumersLeft).as(scenario + ": consumers that left the order-event group").isEqualTo(1);
+
+            long restarting = System.nanoTime();
+            deployment.restart(Deployment.RELAY);
+            return restarting;
+        });
+    }
+
+    /** The outbox leases and payment claims held now, each by its lease or claim id. */
+    private static List<String> heldLeases() {
+        return deployment.texts(HELD_LEASES);
+    }
+
+    /** The consumers in the order-event stream's group, the instances' and those left behind by instances killed earlier. */
+    private static int eventConsumers() {
+        return ((List<?>) servers.redis().command("XINFO", "CONSUMERS", Deployment.KEY_PREFIX + "{events}:orders", "notifications")).size();
     }
 
     private static long restartRedisEmpty(Traffic traffic, long injectedAt) {

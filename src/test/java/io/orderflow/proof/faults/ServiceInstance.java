@@ -98,8 +98,17 @@ final class ServiceInstance {
 
     /** GET /q/health/ready answers 200 (UP). */
     boolean ready() {
+        return healthy("/q/health/ready");
+    }
+
+    /** GET /q/health/live answers 200 (UP). */
+    boolean live() {
+        return healthy("/q/health/live");
+    }
+
+    private boolean healthy(String check) {
         try {
-            HttpRequest probe = HttpRequest.newBuilder(base().resolve("/q/health/ready")).timeout(PROBE_TIMEOUT).GET().build();
+            HttpRequest probe = HttpRequest.newBuilder(base().resolve(check)).timeout(PROBE_TIMEOUT).GET().build();
             return http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;
@@ -136,6 +145,21 @@ final class ServiceInstance {
     void kill() {
         process.destroyForcibly();
         awaitExit();
+    }
+
+    /** Sends SIGTERM and returns at once: the instance stops gracefully while the caller watches. */
+    void signalStop() {
+        process.destroy();
+    }
+
+    /** Whether the process has exited within this long. */
+    boolean exitedWithin(Duration limit) {
+        try {
+            return process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A normal stop (SIGTERM), as at the end of the proof. */
