@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +16,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 import io.orderflow.support.BesideTheApp;
 
@@ -33,32 +29,28 @@ import io.orderflow.support.BesideTheApp;
 @BesideTheApp
 class KubernetesManifestsTest {
 
-    private static final Path MANIFESTS = Path.of(System.getProperty("kubernetes.manifests", "target/kubernetes/kubernetes.yml"));
-    private static final String APP = "order-workflow-engine";
+    private static final String APP = Manifests.APP;
+
     /** Values committed for dev and test only; none may reach a cluster. */
     private static final List<String> COMMITTED_SECRETS = List.of("sk_test_committed_for_dev_and_test_only",
             "demo-only-session-key-change-me-in-production", "-----BEGIN");
     /** Settings whose values are secrets: they come from the Secret, never from a manifest. */
     private static final List<String> SECRET_NAMES = List.of("PASSWORD", "KEY", "SECRET", "TOKEN", "JDBC_URL", "REDIS_HOSTS", "PUBLICKEY");
 
-    private static List<JsonNode> resources;
+    private static Manifests manifests;
     private static JsonNode deployment;
     private static JsonNode container;
 
     @BeforeAll
-    static void readManifests() throws IOException {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
-        resources = new ArrayList<>();
-        try (YAMLParser parser = new YAMLFactory().createParser(MANIFESTS.toFile())) {
-            yaml.readValues(parser, JsonNode.class).forEachRemaining(resources::add);
-        }
-        deployment = one("Deployment", APP);
-        container = single(deployment.at("/spec/template/spec/containers"));
+    static void readManifests() {
+        manifests = Manifests.read();
+        deployment = manifests.one("Deployment", APP);
+        container = manifests.container("Deployment", APP);
     }
 
     @Test
     void theDeploymentProbesLivenessReadinessAndStartOnTheHealthEndpoints() {
-        int port = single(container.get("ports")).get("containerPort").asInt();
+        int port = Manifests.single(container.get("ports")).get("containerPort").asInt();
         assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
         assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
         assertThat(container.at("/startupProbe/httpGet/path").asText()).isEqualTo("/q/health/started");
@@ -67,8 +59,8 @@ class KubernetesManifestsTest {
         }
         // The readiness probe notices a stopping instance well within the shutdown delay's reach of traffic.
         assertThat(container.at("/readinessProbe/periodSeconds").asInt()).isLessThanOrEqualTo(10);
-        JsonNode service = one("Service", APP);
-        assertThat(single(service.at("/spec/ports")).get("targetPort").asInt()).isEqualTo(port);
+        JsonNode service = manifests.one("Service", APP);
+        assertThat(Manifests.single(service.at("/spec/ports")).get("targetPort").asInt()).isEqualTo(port);
     }
 
     @Test
@@ -87,51 +79,50 @@ class KubernetesManifestsTest {
         JsonNode envFrom = container.get("envFrom");
         String configMap = envFrom.findValue("configMapRef").get("name").asText();
         assertThat(envFrom.findValue("secretRef").get("name").asText()).isEqualTo(APP + "-secrets");
-        assertThat(one("ConfigMap", configMap).get("data").fieldNames()).toIterable().isNotEmpty();
+        assertThat(manifests.one("ConfigMap", configMap).get("data").fieldNames()).toIterable().isNotEmpty();
 
-        assertThat(resources).as("a Secret with values in the manifests").noneMatch(resource -> resource.get("kind").asText().equals("Secret"));
+        assertThat(manifests.resources).as("a Secret with values in the manifests").noneMatch(resource -> resource.get("kind").asText().equals("Secret"));
         List<String> literalNames = new ArrayList<>();
-        resources.forEach(resource -> resource.findValues("env").forEach(env -> env.forEach(variable -> {
+        manifests.resources.forEach(resource -> resource.findValues("env").forEach(env -> env.forEach(variable -> {
             if (variable.has("value")) {
                 literalNames.add(variable.get("name").asText());
             }
         })));
-        resources.stream().filter(resource -> resource.get("kind").asText().equals("ConfigMap"))
+        manifests.resources.stream().filter(resource -> resource.get("kind").asText().equals("ConfigMap"))
                 .forEach(map -> map.get("data").fieldNames().forEachRemaining(literalNames::add));
         assertThat(literalNames).isNotEmpty().noneMatch(name -> SECRET_NAMES.stream().anyMatch(name::contains));
-        assertThat(texts(resources.stream())).noneMatch(text -> COMMITTED_SECRETS.stream().anyMatch(text::contains));
+        assertThat(texts(manifests.resources.stream())).noneMatch(text -> COMMITTED_SECRETS.stream().anyMatch(text::contains));
     }
 
     @Test
     void theSchemaIsMigratedByAJobTheInstancesWaitFor() {
-        JsonNode job = one("Job", APP + "-flyway-init");
-        JsonNode migrator = single(job.at("/spec/template/spec/containers"));
-        assertThat(env(migrator, "QUARKUS_INIT_AND_EXIT")).isEqualTo("true");
-        assertThat(env(migrator, "QUARKUS_FLYWAY_ACTIVE")).isEqualTo("true");
+        JsonNode migrator = manifests.container("Job", Manifests.MIGRATION_JOB);
+        assertThat(Manifests.literalEnv(migrator).get("QUARKUS_INIT_AND_EXIT")).isEqualTo("true");
+        assertThat(Manifests.literalEnv(migrator).get("QUARKUS_FLYWAY_ACTIVE")).isEqualTo("true");
         assertThat(migrator.get("envFrom")).isEqualTo(container.get("envFrom"));
         assertThat(migrator.get("image")).isEqualTo(container.get("image"));
-        assertThat(env(container, "QUARKUS_FLYWAY_ACTIVE")).isEqualTo("false");
+        assertThat(Manifests.literalEnv(container).get("QUARKUS_FLYWAY_ACTIVE")).isEqualTo("false");
         assertThat(texts(StreamSupport.stream(deployment.at("/spec/template/spec/initContainers").spliterator(), false)))
-                .contains(APP + "-flyway-init");
+                .contains(Manifests.MIGRATION_JOB);
     }
 
     @Test
     void theDisruptionBudgetAndTheAutoscalerFitTheDeployment() {
         JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
-        JsonNode budget = one("PodDisruptionBudget", APP);
+        JsonNode budget = manifests.one("PodDisruptionBudget", APP);
         budget.at("/spec/selector/matchLabels").fields()
                 .forEachRemaining(label -> assertThat(podLabels.get(label.getKey())).as(label.getKey()).isEqualTo(label.getValue()));
         int replicas = deployment.at("/spec/replicas").asInt();
         assertThat(budget.at("/spec/maxUnavailable").asInt()).isPositive().isLessThan(replicas);
 
-        JsonNode autoscaler = one("HorizontalPodAutoscaler", APP);
+        JsonNode autoscaler = manifests.one("HorizontalPodAutoscaler", APP);
         assertThat(autoscaler.at("/spec/scaleTargetRef/kind").asText()).isEqualTo("Deployment");
         assertThat(autoscaler.at("/spec/scaleTargetRef/name").asText()).isEqualTo(APP);
         assertThat(autoscaler.at("/spec/minReplicas").asInt()).isEqualTo(replicas);
         int most = autoscaler.at("/spec/maxReplicas").asInt();
         assertThat(most).isGreaterThan(replicas);
         // Every instance at its pool size stays under PostgreSQL's default max_connections (100), with room to spare.
-        int pool = Integer.parseInt(one("ConfigMap", APP + "-config").at("/data/QUARKUS_DATASOURCE_JDBC_MAX_SIZE").asText());
+        int pool = Integer.parseInt(manifests.one("ConfigMap", APP + "-config").at("/data/QUARKUS_DATASOURCE_JDBC_MAX_SIZE").asText());
         assertThat(most * pool).isLessThanOrEqualTo(90);
         // A rolling update never goes below the replicas it asked for.
         assertThat(deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asText()).isEqualTo("0");
@@ -151,27 +142,6 @@ class KubernetesManifestsTest {
         Duration grace = Duration.ofSeconds(deployment.at("/spec/template/spec/terminationGracePeriodSeconds").asLong());
         assertThat(delay).isPositive();
         assertThat(grace).isGreaterThan(delay.plus(timeout));
-    }
-
-    private static JsonNode one(String kind, String name) {
-        List<JsonNode> found = resources.stream()
-                .filter(resource -> resource.get("kind").asText().equals(kind) && resource.at("/metadata/name").asText().equals(name)).toList();
-        assertThat(found).as(kind + " " + name + " in " + MANIFESTS).hasSize(1);
-        return found.get(0);
-    }
-
-    private static JsonNode single(JsonNode array) {
-        assertThat(array.isArray() && array.size() == 1).as("one element in " + array).isTrue();
-        return array.get(0);
-    }
-
-    private static String env(JsonNode container, String name) {
-        for (JsonNode variable : container.get("env")) {
-            if (variable.get("name").asText().equals(name)) {
-                return variable.get("value").asText();
-            }
-        }
-        return null;
     }
 
     /** Every text value anywhere in these resources. */
