@@ -41,7 +41,8 @@ public class RetentionJob {
     private static final Logger LOG = Logger.getLogger(RetentionJob.class);
 
     // Session-level, on the run's one connection: PostgreSQL lets go of it when the connection closes, so an
-    // instance that dies mid-run holds nobody up. Keyed by schema, as deployments may share one database.
+    // instance that dies mid-run holds nobody up. Keyed by schema, as deployments may share one database;
+    // 7301 is this job's class of advisory locks.
     static final String TRY_LOCK = "SELECT coalesce(pg_try_advisory_lock(7301, hashtext(coalesce(current_schema(), ''))), false)";
     private static final String UNLOCK = "SELECT pg_advisory_unlock(7301, hashtext(coalesce(current_schema(), '')))";
     // For the batch's transaction only; the value is bound, e.g. '2000ms'.
@@ -50,7 +51,10 @@ public class RetentionJob {
     /** lock_not_available (lock_timeout) and query_canceled (statement_timeout). */
     private static final Set<String> GAVE_UP = Set.of("55P03", "57014");
 
-    /** What one run did: whether it ran (or another held the lock), rows purged by table, tables whose batch gave up. */
+    /**
+     * What one run did: whether it ran (not when another held the lock, or the database failed), rows purged
+     * by table, tables whose batch gave up.
+     */
     public record RetentionRun(boolean ran, Map<String, Integer> purged, Set<String> gaveUp) {
 
         static final RetentionRun SKIPPED = new RetentionRun(false, Map.of(), Set.of());
@@ -58,6 +62,12 @@ public class RetentionJob {
         public int purged(String table) {
             return purged.getOrDefault(table, 0);
         }
+    }
+
+    /** The run's advisory lock, let go of on close; a failure to let go is added to whatever ended the run. */
+    private interface HeldLock extends AutoCloseable {
+        @Override
+        void close() throws SQLException;
     }
 
     private final DataSource dataSource;
@@ -89,12 +99,11 @@ public class RetentionJob {
                 metrics.counter("orders.retention.runs", "outcome", "skipped").increment();
                 return RetentionRun.SKIPPED;
             }
-            try {
+            // Let go of it however the run ends: a pooled connection that kept the lock would hold every run off.
+            try (HeldLock held = () -> unlock(connection)) {
                 RetentionRun run = purgeAll(connection);
                 metrics.counter("orders.retention.runs", "outcome", "ran").increment();
                 return run;
-            } finally {
-                unlock(connection);
             }
         } catch (SQLException e) {
             metrics.counter("orders.retention.runs", "outcome", "failed").increment();
