@@ -15,15 +15,10 @@ public interface IdempotencyConfig {
     @WithDefault("30S")
     Duration lease();
 
-    /** How long a final answer is kept for replay, in Redis and in PostgreSQL. */
+    /**
+     * How long a final answer is kept for replay, in Redis and in PostgreSQL; the retention job deletes the
+     * rows past it ({@code orders.retention.max-age.idempotency-keys}).
+     */
     @WithDefault("24H")
     Duration retention();
-
-    /** How often keys past their retention are deleted from PostgreSQL ({@code off}: never). */
-    @WithDefault("10M")
-    String purgeInterval();
-
-    /** How many keys one purge statement deletes, so that no purge holds many rows locked at once. */
-    @WithDefault("1000")
-    int purgeBatchSize();
 }

@@ -53,9 +53,6 @@ public class IdempotencyRecords {
                 status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at,
                 kept_until = excluded.kept_until
             WHERE idempotency_keys.kept_until <= excluded.created_at OR idempotency_keys.claim_id = excluded.claim_id""";
-    private static final String PURGE = """
-            DELETE FROM idempotency_keys WHERE scope_hash IN (
-                SELECT scope_hash FROM idempotency_keys WHERE kept_until <= :now ORDER BY kept_until LIMIT :batch FOR UPDATE SKIP LOCKED)""";
 
     private final EntityManager db;
     private final IdempotencyConfig config;
@@ -130,12 +127,6 @@ public class IdempotencyRecords {
     Optional<Kept> keep(KeyClaim claim, StoredAnswer answer) {
         Instant until = keptUntil();
         return write(claim, answer, until) ? Optional.of(new Kept(claim.fingerprint().value(), answer, until)) : Optional.empty();
-    }
-
-    /** Deletes up to a batch of keys past their retention; returns how many. */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    int purge(Instant now, int batch) {
-        return db.createNativeQuery(PURGE).setParameter("now", now).setParameter("batch", batch).executeUpdate();
     }
 
     /**

@@ -54,7 +54,6 @@ class OrderStore {
             INSERT INTO order_tokens (customer, token_hash, refused_at) VALUES (:customer, :tokenHash, :at)
             ON CONFLICT (customer, token_hash) DO NOTHING""";
     private static final String WHOLE = "from Order o left join fetch o.items left join fetch o.history where o.id = ?1";
-    private static final String PRUNE_REFUSALS = "DELETE FROM order_tokens WHERE refused_at < :before";
 
     private final EntityManager db;
     private final OutboxWriter outbox;
@@ -137,12 +136,6 @@ class OrderStore {
     public boolean refuse(Caller caller, String tokenHash) {
         return db.createNativeQuery(REFUSE).setParameter("customer", caller.name()).setParameter("tokenHash", tokenHash)
                 .setParameter("at", Instant.now()).executeUpdate() == 1;
-    }
-
-    /** Forgets the refusals recorded before {@code before}; returns how many. */
-    @Transactional
-    public int pruneRefusals(Instant before) {
-        return db.createNativeQuery(PRUNE_REFUSALS).setParameter("before", before).executeUpdate();
     }
 
     /** The order a token produced, as its creation was answered. */

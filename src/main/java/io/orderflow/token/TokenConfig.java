@@ -26,16 +26,4 @@ public interface TokenConfig {
     /** How long a request waits for another request that is using the same token, before 409. */
     @WithDefault("2S")
     Duration inFlightWait();
-
-    /**
-     * How long PostgreSQL keeps a token's 410 refusal, which stops a request still holding the token
-     * from making an order after it. Far beyond the longest a holder can take to store its order,
-     * which Redis and JDBC timeouts bound.
-     */
-    @WithDefault("1D")
-    Duration refusalRetention();
-
-    /** How often refusals past their retention are deleted ({@code off} stops it). */
-    @WithDefault("1H")
-    String refusalPruneInterval();
 }

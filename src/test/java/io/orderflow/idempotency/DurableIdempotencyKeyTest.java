@@ -25,6 +25,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.retention.RetentionJob;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.Products;
@@ -51,7 +52,7 @@ class DurableIdempotencyKeyTest {
     private static final String TOKEN_PATH = "/orders/token";
 
     @Inject
-    IdempotencyKeyPurge purge;
+    RetentionJob retention;
 
     @Inject
     IdempotencyStore store;
@@ -229,7 +230,7 @@ class DurableIdempotencyKeyTest {
         placeOrder(young, newToken("alice"), ORDER).then().statusCode(201);
         Orders.value("UPDATE idempotency_keys SET kept_until = now() - interval '1 second' WHERE idempotency_key = ? RETURNING 1", old);
 
-        assertThat(purge.purge()).isGreaterThanOrEqualTo(1);
+        assertThat(retention.run().purged("idempotency_keys")).isGreaterThanOrEqualTo(1);
 
         assertThat(Orders.value("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", old)).isEqualTo("0");
         assertThat(Orders.value("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", young)).isEqualTo("1");

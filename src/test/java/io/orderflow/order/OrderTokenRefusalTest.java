@@ -25,6 +25,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.retention.RetentionJob;
 import io.orderflow.shared.Hashing;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
@@ -59,7 +60,7 @@ class OrderTokenRefusalTest {
     OrderTokens tokens;
 
     @Inject
-    TokenRefusalPruning pruning;
+    RetentionJob retention;
 
     private final ExecutorService clients = Executors.newCachedThreadPool();
 
@@ -167,7 +168,7 @@ class OrderTokenRefusalTest {
         backdateRefusal(stale, "25 hours");
         backdateRefusal(recent, "23 hours");
 
-        pruning.prune();
+        assertThat(retention.run().ran()).isTrue();
 
         assertThat(Orders.tokenRows(stale)).isEmpty();
         assertThat(Orders.tokenRows(recent)).containsExactly("alice: refused");
