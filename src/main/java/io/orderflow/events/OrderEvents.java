@@ -14,6 +14,10 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 
 import io.micrometer.core.instrument.Gauge;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
 import io.orderflow.order.OrderEventMessage;
 import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.BatchOutboxHandler;
@@ -22,6 +26,7 @@ import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.metrics.AppGauges;
 import io.orderflow.shared.redis.RedisKeys;
+import io.orderflow.shared.tracing.TraceParents;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -35,6 +40,8 @@ import io.vertx.mutiny.redis.client.Response;
  * per stream. An order's events all go to one of orders.events.streams streams, chosen by its id, so
  * that they keep their order while many orders spread over the streams (and over a cluster's slots).
  * Delivery is at least once; each event carries an id by which consumers drop repeats.
+ * An event written in a traced request is published under a span of that trace, whose traceparent the
+ * stream entry carries beside the event, so that its consumer continues the trace.
  */
 @ApplicationScoped
 class OrderEvents implements BatchOutboxHandler {
@@ -42,6 +49,8 @@ class OrderEvents implements BatchOutboxHandler {
     static final String KIND = OrderEventMessage.KIND;
     /** As long as Quarkus's own Redis calls may take (quarkus.redis.timeout), and well within an outbox lease. */
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+    /** The span of one event's publication, a child of the span that wrote the event. */
+    static final String PUBLISH_SPAN = "order-event publish";
 
     private final OutboxWriter outbox;
     private final Redis redis;
@@ -51,9 +60,11 @@ class OrderEvents implements BatchOutboxHandler {
     private final List<String> streams;
     private final int replicas;
     private final Duration replicaTimeout;
+    private final Tracer tracer;
 
-    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config) {
+    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config, Tracer tracer) {
         this.outbox = outbox;
+        this.tracer = tracer;
         this.outboxBacklog = outboxBacklog;
         this.redis = redis;
         this.keys = keys;
@@ -87,11 +98,16 @@ class OrderEvents implements BatchOutboxHandler {
 
     @Override
     public void deliverAll(List<OutboxMessage> messages) {
-        publish(messages.stream().map(message -> new Published(message.orderId, message.payload)).toList());
+        publish(messages.stream().map(message -> new Published(message.orderId, message.payload, message.traceParent)).toList());
     }
 
-    /** An event as it is published: its order, which chooses the stream, and its JSON. */
-    public record Published(UUID orderId, String json) {
+    /** An event as it is published: its order, which chooses the stream, its JSON, and the traceparent of the span that wrote it (or null). */
+    public record Published(UUID orderId, String json, String traceParent) {
+
+        /** An event written outside any recorded trace. */
+        public Published(UUID orderId, String json) {
+            this(orderId, json, null);
+        }
     }
 
     /**
@@ -106,12 +122,35 @@ class OrderEvents implements BatchOutboxHandler {
             return;
         }
         Map<String, List<Request>> byStream = new LinkedHashMap<>();
+        List<Span> spans = new ArrayList<>();
         for (Published event : events) {
             String stream = streamOf(event.orderId());
-            byStream.computeIfAbsent(stream, any -> new ArrayList<>()).add(append(stream, event.json()));
+            Span span = event.traceParent() == null ? Span.getInvalid() : publishSpan(event, stream);
+            if (span.isRecording()) {
+                spans.add(span);
+            }
+            byStream.computeIfAbsent(stream, any -> new ArrayList<>()).add(append(stream, event.json(), TraceParents.of(span)));
         }
         List<Uni<List<Response>>> batches = byStream.values().stream().map(this::replicated).map(redis::batch).toList();
-        Uni.join().all(batches).andFailFast().await().atMost(PUBLISH_TIMEOUT).forEach(this::requireReplicas);
+        try {
+            Uni.join().all(batches).andFailFast().await().atMost(PUBLISH_TIMEOUT).forEach(this::requireReplicas);
+        } catch (RuntimeException e) {
+            spans.forEach(span -> span.recordException(e).setStatus(StatusCode.ERROR));
+            throw e;
+        } finally {
+            spans.forEach(Span::end);
+        }
+    }
+
+    /** The span of one event's publication (non-recording unless its trace is), a child of the span that wrote it. */
+    private Span publishSpan(Published event, String stream) {
+        Span span = tracer.spanBuilder(PUBLISH_SPAN).setSpanKind(SpanKind.PRODUCER).setParent(TraceParents.parent(event.traceParent()))
+                .startSpan();
+        if (span.isRecording()) {
+            span.setAttribute("messaging.system", "redis").setAttribute("messaging.operation.type", "send")
+                    .setAttribute("messaging.destination.name", stream).setAttribute("orders.order_id", event.orderId().toString());
+        }
+        return span;
     }
 
     private List<Request> replicated(List<Request> appends) {
@@ -143,9 +182,11 @@ class OrderEvents implements BatchOutboxHandler {
         return streams.get(Math.floorMod(orderId.hashCode(), streams.size()));
     }
 
-    private Request append(String stream, String eventJson) {
+    /** An entry of the event, and of the trace context its consumer continues when there is one. */
+    private Request append(String stream, String eventJson, String traceParent) {
         // "~": Redis trims whole nodes only, cheaply, keeping at least maxLength entries.
-        return Request.cmd(Command.XADD).arg(stream).arg("MAXLEN").arg("~").arg(maxLength).arg("*").arg("event").arg(eventJson);
+        Request append = Request.cmd(Command.XADD).arg(stream).arg("MAXLEN").arg("~").arg(maxLength).arg("*").arg("event").arg(eventJson);
+        return traceParent == null ? append : append.arg(TraceParents.FIELD).arg(traceParent);
     }
 
     /** Fewer replicas than orders.events.replicas acknowledged a batch: it stays in the outbox, to be published again. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,11 +22,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
 import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.WorkInProgress;
 import io.orderflow.shared.redis.RedisErrors;
+import io.orderflow.shared.tracing.TraceParents;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -38,7 +44,8 @@ import io.quarkus.redis.datasource.stream.XReadGroupArgs;
  * Reads order events from every Redis Stream they are spread over, in the consumer group {@value #GROUP}, and tells the
  * customer (a notification row), a read of up to {@value #READ_BATCH} entries at a time in one
  * transaction. The event ids go into processed_messages in the same statement as the notifications,
- * so an event delivered twice notifies once.
+ * so an event delivered twice notifies once. An entry that carries a traceparent is handled under a
+ * span continuing that trace, a child of the span that published it.
  */
 @ApplicationScoped
 class OrderNotifications {
@@ -50,6 +57,8 @@ class OrderNotifications {
 
     /** How many entries one read takes, and so one transaction handles. */
     private static final int READ_BATCH = 100;
+    /** The span of one event's handling, a child of the span that published it. */
+    static final String PROCESS_SPAN = "order-event process";
 
     // Events already processed are dropped by the insert into processed_messages; only the new ones notify, in stream order.
     private static final String NOTIFY_NEW = """
@@ -69,9 +78,9 @@ class OrderNotifications {
                 DELETE FROM outbox_delivered d
                 WHERE d.kind = :kind AND d.delivered_at >= :since
                   AND NOT EXISTS (SELECT 1 FROM processed_messages p WHERE p.event_id = CAST(substr(d.idempotency_key, 7) AS uuid))
-                RETURNING kind, order_id, idempotency_key, payload, created_at)
-            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
-            SELECT kind, order_id, idempotency_key, payload, 'PENDING', 0, :now, created_at FROM lost
+                RETURNING kind, order_id, idempotency_key, payload, created_at, trace_parent)
+            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
+            SELECT kind, order_id, idempotency_key, payload, 'PENDING', 0, :now, created_at, trace_parent FROM lost
             ON CONFLICT (idempotency_key) DO NOTHING""";
 
     private final RedisDataSource redis;
@@ -83,6 +92,7 @@ class OrderNotifications {
     private final Duration claimAfter;
     private final Duration redeliverWithin;
     private final Counter deadLetters;
+    private final Tracer tracer;
     private final WorkInProgress work;
     /** The streams whose consumer group is known to exist. */
     private final Set<String> readyStreams = ConcurrentHashMap.newKeySet();
@@ -90,8 +100,9 @@ class OrderNotifications {
     private volatile boolean redeliveryDue;
 
     public OrderNotifications(RedisDataSource redis, OrderEvents events, OutboxWriter outbox, EntityManager db, ObjectMapper json,
-            EventsConfig config, MeterRegistry metrics, WorkInProgress work) {
+            EventsConfig config, MeterRegistry metrics, Tracer tracer, WorkInProgress work) {
         this.redis = redis;
+        this.tracer = tracer;
         this.claimAfter = config.claimAfter();
         this.redeliverWithin = config.redeliverWithin();
         this.events = events;
@@ -161,19 +172,48 @@ class OrderNotifications {
         }
         List<StreamedOrderEvent> readable = new ArrayList<>();
         Map<StreamMessage<String, String, String>, String> unreadable = new LinkedHashMap<>();
+        List<Span> spans = new ArrayList<>();
         for (StreamMessage<String, String, String> message : messages) {
             try {
-                readable.add(StreamedOrderEvent.read(json, message.payload().get("event")));
+                StreamedOrderEvent event = StreamedOrderEvent.read(json, message.payload().get("event"));
+                readable.add(event);
+                processSpan(message, event).ifPresent(spans::add);
             } catch (UnreadableEventException e) {
                 unreadable.put(message, e.getMessage());
             }
         }
-        if (!readable.isEmpty()) {
-            notifyCustomers(readable);
+        try {
+            if (!readable.isEmpty()) {
+                notifyCustomers(readable);
+            }
+            unreadable.forEach(this::deadLetter);
+            redis.stream(String.class).xack(stream, GROUP, messages.stream().map(StreamMessage::id).toArray(String[]::new));
+        } catch (RuntimeException e) {
+            spans.forEach(span -> span.recordException(e).setStatus(StatusCode.ERROR));
+            throw e;
+        } finally {
+            spans.forEach(Span::end);
         }
-        unreadable.forEach(this::deadLetter);
-        redis.stream(String.class).xack(stream, GROUP, messages.stream().map(StreamMessage::id).toArray(String[]::new));
         return messages.size();
+    }
+
+    /**
+     * The span of an event's handling, continuing the trace of the entry's traceparent; none for an entry
+     * without one, or whose trace is not recorded. The whole read is one transaction, so the span covers it.
+     */
+    private Optional<Span> processSpan(StreamMessage<String, String, String> message, StreamedOrderEvent event) {
+        String traceParent = message.payload().get(TraceParents.FIELD);
+        if (traceParent == null) {
+            return Optional.empty();
+        }
+        Span span = tracer.spanBuilder(PROCESS_SPAN).setSpanKind(SpanKind.CONSUMER).setParent(TraceParents.parent(traceParent)).startSpan();
+        if (!span.isRecording()) {
+            return Optional.empty();
+        }
+        span.setAttribute("messaging.system", "redis").setAttribute("messaging.operation.type", "process")
+                .setAttribute("messaging.destination.name", message.key()).setAttribute("messaging.consumer.group.name", GROUP)
+                .setAttribute("messaging.message.id", message.id()).setAttribute("orders.order_id", event.orderId().toString());
+        return Optional.of(span);
     }
 
     /** Tells each event's customer, at most once per event however often it is delivered; returns how many were told. */

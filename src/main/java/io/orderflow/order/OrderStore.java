@@ -43,8 +43,8 @@ class OrderStore {
                 FROM stored, unnest(CAST(:skus AS varchar[]), CAST(:quantities AS int[]), CAST(:unitPrices AS numeric[]))
                     WITH ORDINALITY AS item (sku, quantity, unit_price, line_no)),
             event AS (
-                INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
-                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at FROM stored),
+                INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
+                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM stored),
             token AS (
                 INSERT INTO order_tokens (customer, token_hash, order_id)
                 SELECT :customer, :tokenHash, stored.id FROM stored)
@@ -106,7 +106,7 @@ class OrderStore {
                     .setParameter("quantities", order.items.stream().map(line -> line.quantity).toArray(Integer[]::new))
                     .setParameter("unitPrices", order.items.stream().map(line -> line.unitPrice).toArray(BigDecimal[]::new))
                     .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", event.key())
-                    .setParameter("eventPayload", outbox.payloadOf(event))
+                    .setParameter("eventPayload", outbox.payloadOf(event)).setParameter("traceParent", outbox.traceParent())
                     .getSingleResult()).longValue();
         } catch (PersistenceException e) {
             if (violatesTokenConstraint(e)) {

@@ -84,9 +84,9 @@ public class OutboxDelivery {
     private static final String RECORD_DELIVERIES = """
             WITH done AS (
                 DELETE FROM outbox WHERE id IN (:ids) AND lease_id = :leaseId AND status = 'PENDING'
-                RETURNING id, kind, order_id, idempotency_key, payload, attempts, created_at)
-            INSERT INTO outbox_delivered (id, kind, order_id, idempotency_key, payload, attempts, created_at, delivered_at)
-            SELECT id, kind, order_id, idempotency_key, payload, attempts + 1, created_at, :now FROM done""";
+                RETURNING id, kind, order_id, idempotency_key, payload, attempts, created_at, trace_parent)
+            INSERT INTO outbox_delivered (id, kind, order_id, idempotency_key, payload, attempts, created_at, delivered_at, trace_parent)
+            SELECT id, kind, order_id, idempotency_key, payload, attempts + 1, created_at, :now, trace_parent FROM done""";
     private static final String RECORD_FAILURE = """
             UPDATE outbox SET status = :status, attempts = :attempts, next_attempt_at = :nextAttemptAt,
                 last_error_code = :errorCode, last_error_message = :errorMessage, lease_id = NULL

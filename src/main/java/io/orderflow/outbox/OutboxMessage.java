@@ -57,4 +57,8 @@ public class OutboxMessage extends PanacheEntityBase {
 
     @Column(name = "created_at")
     public Instant createdAt;
+
+    /** The W3C traceparent of the traced work that wrote the message; null when none was recorded. */
+    @Column(name = "trace_parent")
+    public String traceParent;
 }

@@ -12,6 +12,8 @@ import jakarta.transaction.Transactional;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.orderflow.shared.tracing.TraceParents;
+
 /**
  * Writes outbox messages in the transaction of the change that calls for them, to be delivered after
  * commit (see {@link OutboxDelivery}); the relays learn of each one when its transaction commits.
@@ -24,8 +26,8 @@ public class OutboxWriter {
     // a hash anti-join that reads the whole delivered table on every insert, and a cached generic plan made
     // while the table was young kept doing so as it grew (seen as thousands of sequential scans under load).
     private static final String ENQUEUE = """
-            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at)
-            SELECT :kind, m.order_id, m.key, m.payload, 'PENDING', 0, :now, :now
+            INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
+            SELECT :kind, m.order_id, m.key, m.payload, 'PENDING', 0, :now, :now, NULLIF(:traceParent, '')
             FROM unnest(CAST(:orderIds AS uuid[]), CAST(:keys AS varchar[]), CAST(:payloads AS text[])) AS m (order_id, key, payload)
             WHERE (SELECT 1 FROM outbox_delivered d WHERE d.idempotency_key = m.key LIMIT 1) IS NULL
             ON CONFLICT (idempotency_key) DO NOTHING""";
@@ -61,10 +63,20 @@ public class OutboxWriter {
                 .setParameter("keys", messages.stream().map(Message::idempotencyKey).toArray(String[]::new))
                 .setParameter("payloads", messages.stream().map(message -> payloadOf(message.payload())).toArray(String[]::new))
                 .setParameter("now", now)
+                .setParameter("traceParent", traceParent())
                 .executeUpdate();
         if (written > 0) {
             written(kind, now);
         }
+    }
+
+    /**
+     * The trace context a message written now carries, for a statement that writes the message beside other
+     * rows: the current span's traceparent, or an empty string (stored as NULL) when no trace is recorded.
+     */
+    public String traceParent() {
+        String traceParent = TraceParents.current();
+        return traceParent == null ? "" : traceParent;
     }
 
     /** A message's payload as the outbox stores it, for a statement that writes the message beside other rows. */

@@ -17,16 +17,13 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.StopsWithTheApp;
-import io.quarkus.runtime.ShutdownEvent;
+import io.orderflow.shared.WorkInProgress;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -73,23 +70,19 @@ public class RetentionJob {
     private final DataSource dataSource;
     private final RetentionConfig config;
     private final MeterRegistry metrics;
-    private volatile boolean stopping;
+    private final WorkInProgress work;
 
-    public RetentionJob(DataSource dataSource, RetentionConfig config, MeterRegistry metrics) {
+    public RetentionJob(DataSource dataSource, RetentionConfig config, MeterRegistry metrics, WorkInProgress work) {
         this.dataSource = dataSource;
         this.config = config;
         this.metrics = metrics;
+        this.work = work;
     }
 
     @StopsWithTheApp
     @Scheduled(every = "${orders.retention.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, delayed = "1m")
     void purgeOnSchedule() {
         run();
-    }
-
-    /** Before the stop waits for the work in progress: a run ends after its current batch. */
-    void stop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent shutdown) {
-        stopping = true;
     }
 
     /** One run over every table, unless another holds the lock; a database that fails ends the run with a warning. */
@@ -118,7 +111,8 @@ public class RetentionJob {
         Set<String> gaveUp = new LinkedHashSet<>();
         for (PurgedTable table : PurgedTable.values()) {
             MaxAge age = table.maxAge(config.maxAge());
-            if (stopping || age.off() || (table.mayBeAbsent() && !exists(connection, table))) {
+            // A stopping instance ends its run after the batch in progress.
+            if (work.stopping() || age.off() || (table.mayBeAbsent() && !exists(connection, table))) {
                 continue;
             }
             int rows = purge(connection, table, age.cutoff(now), gaveUp);
@@ -153,7 +147,7 @@ public class RetentionJob {
             }
             purged += rows;
             metrics.counter("orders.retention.purged", "table", table.table()).increment(rows);
-        } while (rows == config.batchSize() && !stopping);
+        } while (rows == config.batchSize() && !work.stopping());
         return purged;
     }
 

@@ -12,6 +12,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.orderflow.shared.Hashing;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
@@ -27,7 +28,8 @@ import io.vertx.mutiny.redis.client.Response;
 /**
  * One-time order tokens, kept in Redis under the customer's hash tag. Only a token's SHA-256 is
  * stored anywhere; a token is looked up under the caller's own tag, so another customer's token
- * is simply unknown to a caller and is never touched by their attempt.
+ * is simply unknown to a caller and is never touched by their attempt. Each step is a span of its own
+ * (orders.token.*), named for the script it runs, above the Redis call.
  */
 @ApplicationScoped
 public class OrderTokens {
@@ -55,6 +57,7 @@ public class OrderTokens {
     }
 
     /** Issues a token, without blocking: the API issues them on the event loop. */
+    @WithSpan("orders.token.issue")
     public Uni<IssuedToken> issue(String customer) {
         byte[] secret = new byte[32];
         random.nextBytes(secret);
@@ -78,6 +81,7 @@ public class OrderTokens {
      * for it, up to {@code orders.tokens.in-flight-wait}, then answers 409 {@code order-token-in-use}.
      * The request's Idempotency-Key, when it has one to claim, is claimed first in the same round trip.
      */
+    @WithSpan("orders.token.claim")
     public TokenClaim claim(String customer, String token, String fingerprint, Optional<ClaimAlongside> key) {
         String hash = hash(token);
         String claimId = UUID.randomUUID().toString();
@@ -117,6 +121,7 @@ public class OrderTokens {
     }
 
     /** Marks a claimed token as used by an order; a retry of the same request will be answered with {@code answer} (JSON). */
+    @WithSpan("orders.token.complete")
     public void complete(TokenClaim claim, UUID orderId, String orderFingerprint, String answer) {
         COMPLETE.run(redis, List.of(tokenKey(claim.customer(), claim.tokenHash()), outstandingKey(claim.customer())),
                 claim.claimId(), orderId, orderFingerprint, config.ttl().toMillis(), claim.tokenHash(), answer);
@@ -124,6 +129,7 @@ public class OrderTokens {
     }
 
     /** Gives a claimed token back after its request failed before an order existed. */
+    @WithSpan("orders.token.release")
     public void release(TokenClaim claim) {
         RELEASE.run(redis, List.of(tokenKey(claim.customer(), claim.tokenHash())), claim.claimId());
     }
