@@ -8,6 +8,32 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "orders.events")
 public interface EventsConfig {
 
+    /** Where order events travel from the outbox to their consumers. */
+    enum Transport {
+        /** Redis Streams, on the Redis the service uses anyway (the settings below). */
+        REDIS_STREAMS,
+        /** A Kafka topic (orders.events.kafka.*, and the client's kafka.* settings such as kafka.bootstrap.servers). */
+        KAFKA
+    }
+
+    /** {@code redis-streams} or {@code kafka}; switch only while no order event waits in the outbox (docs/operations.md). */
+    @WithDefault("redis-streams")
+    Transport transport();
+
+    /** The Kafka transport's topic. */
+    Kafka kafka();
+
+    interface Kafka {
+
+        /** The topic, keyed by order id so that an order's events keep their order; created at start if missing. */
+        @WithDefault("orders.events")
+        String topic();
+
+        /** Partitions of the topic when the service creates it; its replication is the broker's default. */
+        @WithDefault("8")
+        int partitions();
+    }
+
     /** How often the consumer reads the order event stream ({@code off} stops it). */
     @WithDefault("1S")
     String pollInterval();

@@ -36,8 +36,9 @@ import io.vertx.mutiny.redis.client.Response;
 
 /**
  * Order events (created, paid, shipped, delivered, cancelled) leave through the outbox, written in
- * the transaction of the change, and are published to Redis Streams, a whole batch in one round trip
- * per stream. An order's events all go to one of orders.events.streams streams, chosen by its id, so
+ * the transaction of the change, and are published over the transport orders.events.transport names: by
+ * default to Redis Streams, a whole batch in one round trip per stream (here), or to a Kafka topic
+ * ({@link KafkaOrderEvents}). An order's events all go to one of orders.events.streams streams, chosen by its id, so
  * that they keep their order while many orders spread over the streams (and over a cluster's slots).
  * Delivery is at least once; each event carries an id by which consumers drop repeats.
  * An event written in a traced request is published under a span of that trace, whose traceparent the
@@ -61,9 +62,14 @@ class OrderEvents implements BatchOutboxHandler {
     private final int replicas;
     private final Duration replicaTimeout;
     private final Tracer tracer;
+    private final boolean onKafka;
+    private final KafkaOrderEvents kafka;
 
-    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config, Tracer tracer) {
+    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config, Tracer tracer,
+            KafkaOrderEvents kafka) {
         this.outbox = outbox;
+        this.onKafka = config.transport() == EventsConfig.Transport.KAFKA;
+        this.kafka = kafka;
         this.tracer = tracer;
         this.outboxBacklog = outboxBacklog;
         this.redis = redis;
@@ -96,9 +102,15 @@ class OrderEvents implements BatchOutboxHandler {
         return KIND;
     }
 
+    /** Publishes a batch of the outbox's order events over the configured transport. */
     @Override
     public void deliverAll(List<OutboxMessage> messages) {
-        publish(messages.stream().map(message -> new Published(message.orderId, message.payload, message.traceParent)).toList());
+        List<Published> published = messages.stream().map(message -> new Published(message.orderId, message.payload, message.traceParent)).toList();
+        if (onKafka) {
+            kafka.publish(published);
+        } else {
+            publish(published);
+        }
     }
 
     /** An event as it is published: its order, which chooses the stream, its JSON, and the traceparent of the span that wrote it (or null). */
@@ -125,7 +137,7 @@ class OrderEvents implements BatchOutboxHandler {
         List<Span> spans = new ArrayList<>();
         for (Published event : events) {
             String stream = streamOf(event.orderId());
-            Span span = event.traceParent() == null ? Span.getInvalid() : publishSpan(event, stream);
+            Span span = publishSpan(tracer, event, "redis", stream);
             if (span.isRecording()) {
                 spans.add(span);
             }
@@ -142,13 +154,19 @@ class OrderEvents implements BatchOutboxHandler {
         }
     }
 
-    /** The span of one event's publication (non-recording unless its trace is), a child of the span that wrote it. */
-    private Span publishSpan(Published event, String stream) {
+    /**
+     * The span of one event's publication over a transport to a destination (non-recording unless its trace
+     * is), a child of the span that wrote it; none for an event written outside any recorded trace.
+     */
+    static Span publishSpan(Tracer tracer, Published event, String system, String destination) {
+        if (event.traceParent() == null) {
+            return Span.getInvalid();
+        }
         Span span = tracer.spanBuilder(PUBLISH_SPAN).setSpanKind(SpanKind.PRODUCER).setParent(TraceParents.parent(event.traceParent()))
                 .startSpan();
         if (span.isRecording()) {
-            span.setAttribute("messaging.system", "redis").setAttribute("messaging.operation.type", "send")
-                    .setAttribute("messaging.destination.name", stream).setAttribute("orders.order_id", event.orderId().toString());
+            span.setAttribute("messaging.system", system).setAttribute("messaging.operation.type", "send")
+                    .setAttribute("messaging.destination.name", destination).setAttribute("orders.order_id", event.orderId().toString());
         }
         return span;
     }

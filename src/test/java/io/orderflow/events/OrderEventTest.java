@@ -36,7 +36,7 @@ class OrderEventTest {
     OrderEvents events;
 
     @Inject
-    OrderNotifications notifications;
+    OrderEventHandler handler;
 
     @Inject
     RedisDataSource redis;
@@ -68,7 +68,7 @@ class OrderEventTest {
         await().atMost(Duration.ofSeconds(10)).until(streams()::everythingConsumed);
 
         assertThat(notificationsFor(id)).isEqualTo(1);
-        assertThat(notifications.notifyCustomers(List.of(StreamedOrderEvent.read(json, created)))).as("a further delivery has no effect").isZero();
+        assertThat(handler.notifyCustomers(List.of(StreamedOrderEvent.read(json, created)))).as("a further delivery has no effect").isZero();
         assertThat(notificationsFor(id)).isEqualTo(1);
     }
 

@@ -59,7 +59,7 @@ class OrderTracingTest {
                 .then().statusCode(201).extract().response(), "id");
         traced(traceParent).header("Idempotency-Key", UUID.randomUUID().toString()).post("/orders/{id}/pay", id).then().statusCode(200);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> named(trace(traceId), OrderNotifications.PROCESS_SPAN).size() == 2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> named(trace(traceId), OrderEventHandler.PROCESS_SPAN).size() == 2);
         List<SpanData> trace = trace(traceId);
         Map<String, SpanData> byId = trace.stream().collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
 
@@ -89,7 +89,7 @@ class OrderTracingTest {
         List<SpanData> published = named(trace, OrderEvents.PUBLISH_SPAN);
         assertThat(published).hasSize(2).allMatch(span -> id.equals(span.getAttributes().get(ORDER_ID)) && span.getKind() == SpanKind.PRODUCER);
         assertThat(published).anyMatch(span -> isUnder(span, creation, byId)).anyMatch(span -> isUnder(span, payment, byId));
-        List<SpanData> consumed = named(trace, OrderNotifications.PROCESS_SPAN);
+        List<SpanData> consumed = named(trace, OrderEventHandler.PROCESS_SPAN);
         assertThat(consumed).allMatch(span -> id.equals(span.getAttributes().get(ORDER_ID)) && span.getKind() == SpanKind.CONSUMER);
         assertThat(consumed.stream().map(SpanData::getParentSpanId)).containsExactlyInAnyOrderElementsOf(published.stream().map(SpanData::getSpanId).toList());
     }

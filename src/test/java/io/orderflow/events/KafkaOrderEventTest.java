@@ -1,0 +1,163 @@
+package io.orderflow.events;
+
+import static io.orderflow.support.Api.act;
+import static io.orderflow.support.Api.newOrder;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.support.Orders;
+import io.orderflow.support.Parallel;
+import io.orderflow.support.PrivateKafka;
+import io.orderflow.support.TestServers;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The order event tests over Kafka (orders.events.transport=kafka) on a private KRaft broker: events
+ * travel outbox -> topic, keyed by order id -> consumer group, an event delivered again has no second
+ * effect, an unreadable record does not hold up the ones behind it, and orders placed while the broker is
+ * killed and started again have each of their events consumed exactly once.
+ */
+@QuarkusTest
+@WithTestResource(TestServers.class)
+@WithTestResource(PrivateKafka.class)
+class KafkaOrderEventTest {
+
+    private static final Duration CONSUMED_WITHIN = Duration.ofSeconds(30);
+
+    @Inject
+    EventsConfig config;
+
+    @Inject
+    OrderEvents events;
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    MeterRegistry metrics;
+
+    @Test
+    void eachChangeOfAnOrderTravelsOnTheTopicKeyedByTheOrderAndNotifiesOnce() {
+        String id = newOrder("alice");
+        act("alice", id, "cancel").then().statusCode(200);
+
+        await().atMost(CONSUMED_WITHIN).until(() -> notificationsFor(id) == 2);
+        assertThat(Orders.value("SELECT string_agg(message, ' | ' ORDER BY id) FROM order_notifications WHERE order_id = ?", id))
+                .isEqualTo("Your order is created. | Your order is cancelled.");
+        List<ConsumerRecord<String, String>> records = await().atMost(CONSUMED_WITHIN).until(() -> recordsOf(id), found -> found.size() == 2);
+        assertThat(records).extracting(ConsumerRecord::partition).containsOnly(records.get(0).partition());
+        assertThat(records.get(0).value()).contains("\"type\":\"created\"");
+        assertThat(records.get(1).value()).contains("\"type\":\"cancelled\"");
+        assertThat(redis.key(String.class).exists(events.streamOf(UUID.fromString(id)))).as("a Redis stream of order events").isFalse();
+    }
+
+    @Test
+    void anEventDeliveredAgainNotifiesOnce() throws Exception {
+        String id = newOrder("bob");
+        await().atMost(CONSUMED_WITHIN).until(() -> notificationsFor(id) == 1);
+        String created = Orders.value("SELECT payload FROM outbox_all WHERE kind = 'order-event' AND order_id = ?", id);
+
+        // The topic holds the same event twice more (a producer that retried, a replayed partition).
+        publish(id, created, created);
+        String after = newOrder("bob");
+        await().atMost(CONSUMED_WITHIN).until(() -> notificationsFor(after) == 1);
+
+        assertThat(notificationsFor(id)).isEqualTo(1);
+        assertThat(Orders.value("SELECT count(*) FROM processed_messages WHERE event_id = CAST(? AS uuid)", created.replaceAll(".*\"eventId\":\"([^\"]+)\".*", "$1")))
+                .isEqualTo("1");
+    }
+
+    @Test
+    void unreadableRecordsAreDeadLetteredAndTheEventsBehindThemConsumed() throws Exception {
+        double deadLettersBefore = metrics.counter("orders.events.dead-letters").count();
+        String someOrder = UUID.randomUUID().toString();
+        publish(someOrder, "not JSON at all " + "x".repeat(100_000), """
+                {"eventId":"not-a-uuid","type":"created","orderId":"%s","customer":"bob"}""".formatted(someOrder));
+
+        String id = newOrder("bob");
+
+        await().atMost(CONSUMED_WITHIN).until(() -> notificationsFor(id) == 1);
+        await().atMost(CONSUMED_WITHIN).until(() -> metrics.counter("orders.events.dead-letters").count() - deadLettersBefore == 2);
+    }
+
+    @Test
+    void ordersPlacedWhileTheBrokerIsKilledAndStartedAgainNotifyOnceEach() {
+        int orders = 40;
+        List<String> ids = Collections.synchronizedList(new ArrayList<>());
+        // Customers keep ordering all along; the broker dies a quarter of the way in and is back at three quarters.
+        Parallel.rounds(orders, 4, round -> {
+            if (round == orders / 4) {
+                PrivateKafka.killBroker();
+            } else if (round == 3 * orders / 4) {
+                await().atMost(CONSUMED_WITHIN).until(() -> unpublishedEvents() > 0);
+                PrivateKafka.startBroker();
+            }
+            ids.add(newOrder(round % 2 == 0 ? "alice" : "bob"));
+        });
+
+        await().atMost(Duration.ofSeconds(90)).until(() -> ids.stream().allMatch(id -> notificationsFor(id) >= 1));
+        await().atMost(CONSUMED_WITHIN).until(() -> unpublishedEvents() == 0);
+        assertThat(ids).hasSize(orders).allSatisfy(id -> assertThat(notificationsFor(id)).as("notifications of " + id).isOne());
+        assertThat(Orders.value("SELECT count(*) FROM processed_messages p JOIN outbox_delivered d ON d.idempotency_key = 'event:' || p.event_id "
+                + "WHERE d.order_id = ANY(CAST(? AS uuid[]))", "{" + String.join(",", ids) + "}")).isEqualTo(Integer.toString(orders));
+    }
+
+    private void publish(String key, String... values) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                PrivateKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+            for (String value : values) {
+                producer.send(new ProducerRecord<>(config.kafka().topic(), key, value)).get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The records of this order on the topic, read from the start by a consumer of the test's own. */
+    private List<ConsumerRecord<String, String>> recordsOf(String orderId) {
+        try (KafkaConsumer<String, String> reader = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                PrivateKafka.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+            reader.subscribe(List.of(config.kafka().topic()));
+            List<ConsumerRecord<String, String>> found = new ArrayList<>();
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < until) {
+                reader.poll(Duration.ofMillis(200)).forEach(record -> {
+                    if (orderId.equals(record.key())) {
+                        found.add(record);
+                    }
+                });
+            }
+            return found;
+        }
+    }
+
+    private static long unpublishedEvents() {
+        return Long.parseLong(Orders.value("SELECT count(*) FROM outbox WHERE kind = 'order-event'"));
+    }
+
+    private static int notificationsFor(String orderId) {
+        return Integer.parseInt(Orders.value("SELECT count(*) FROM order_notifications WHERE order_id = ?", orderId));
+    }
+}
