@@ -7,6 +7,7 @@ import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,11 +15,14 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +30,8 @@ import io.orderflow.shared.Hashing;
 import io.orderflow.support.Api;
 import io.orderflow.support.ClusterSlots;
 import io.orderflow.support.TestServers;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.redis.datasource.keys.KeyScanArgs;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -44,6 +50,9 @@ class ScriptKeySlotsTest {
     private static final int TWO_KEY_SCRIPTS = 5;
     private static final int READ_TIMEOUT_MILLIS = 30_000;
 
+    @Inject
+    RedisDataSource redis;
+
     @Test
     void everyScriptCallKeepsItsKeysInOneSlot() throws IOException {
         List<List<String>> calls;
@@ -54,6 +63,8 @@ class ScriptKeySlotsTest {
             placeOrder("bob", newToken("bob"), Api.ORDER).then().statusCode(201);
             act("alice", id, "pay").then().statusCode(200);
             given().auth().preemptive().basic("alice", "wrong").post("/orders/token").then().statusCode(401);
+            // The failure is counted without holding up the 401: the marker waits until the count is in Redis.
+            await().atMost(Duration.ofSeconds(10)).until(this::failureCounted);
             calls = monitor.scriptCalls();
         }
 
@@ -62,6 +73,12 @@ class ScriptKeySlotsTest {
                 .as("slots of the keys of %s", call).hasSize(1));
         Set<String> twoKeyScripts = ours.stream().filter(call -> call.size() == 3).map(call -> call.get(0)).collect(Collectors.toSet());
         assertThat(twoKeyScripts).as("scripts called with two keys").hasSize(TWO_KEY_SCRIPTS);
+    }
+
+    /** The wrong password's count for the user at its address exists: the two-key sign-in failure script ran. */
+    private boolean failureCounted() {
+        return redis.key(String.class).scan(new KeyScanArgs().match(TestServers.keyPrefix() + "*:login-failures:*")).toIterable().iterator()
+                .hasNext();
     }
 
     /** A MONITOR connection to the app's Redis. */
