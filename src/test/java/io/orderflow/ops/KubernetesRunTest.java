@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,9 +17,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -37,9 +41,9 @@ import io.orderflow.support.TestServers;
 
 /**
  * The packaged service run the way the manifests run it, in the production profile: the migration Job's
- * container migrates the schema and exits; the Deployment's container, which does not migrate, serves on
- * that schema, logs JSON lines and stops gracefully on SIGTERM (readiness DOWN at once while it still
- * serves, then exit). Only the environment the cluster would add (the Secret and the ConfigMap) is this
+ * container migrates the schema and exits; the operator adds a customer with the same image; the
+ * Deployment's container, which does not migrate, serves on that schema, logs JSON lines that carry the
+ * caller's trace id and stops gracefully on SIGTERM (readiness DOWN at once while it still serves, then exit). Only the environment the cluster would add (the Secret and the ConfigMap) is this
  * run's own: its schema, key prefix and stand-in settings.
  */
 @BesideTheApp
@@ -52,6 +56,8 @@ class KubernetesRunTest {
     private static final Duration STOP_LIMIT = Duration.ofSeconds(40);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String USER = "kubernetes-run-customer";
+    private static final String PASSWORD = "a password of the operator's choosing";
 
     private static final TestServers SERVERS = new TestServers();
     private static Manifests manifests;
@@ -87,13 +93,32 @@ class KubernetesRunTest {
 
     @Test
     @Order(2)
-    void theDeploymentServesWithoutMigratingLogsJsonAndStopsGracefully() throws Exception {
+    void theOperatorAddsACustomerWithThePackagedJar() throws Exception {
+        Process addUser = start("add-user", manifests.container("Deployment", Manifests.APP), ReservedPorts.next(), "add-user", USER, "customer");
+        try (var stdin = addUser.getOutputStream()) {
+            stdin.write((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        try {
+            assertThat(addUser.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS)).as("add-user exited").isTrue();
+        } finally {
+            addUser.destroyForcibly();
+        }
+        assertThat(addUser.exitValue()).as("its exit code").isZero();
+    }
+
+    @Test
+    @Order(3)
+    void theDeploymentServesWithoutMigratingLogsJsonWithTheTraceAndStopsGracefully() throws Exception {
         long migrations = number("SELECT count(*) FROM flyway_schema_history");
         int port = ReservedPorts.next();
         Process instance = start("instance", manifests.container("Deployment", Manifests.APP), port);
+        String traceId = UUID.randomUUID().toString().replace("-", "");
         try {
             await().atMost(START_LIMIT).until(() -> status(port, "/q/health/ready") == 200);
             assertThat(number("SELECT count(*) FROM flyway_schema_history")).as("migrations run by the instance").isEqualTo(migrations);
+            // A client of the same trace sends one POST twice with its Idempotency-Key; the service logs the replay.
+            String key = UUID.randomUUID().toString();
+            assertThat(List.of(tokenRequest(port, key, traceId), tokenRequest(port, key, traceId))).containsOnly(201);
 
             instance.destroy();
             await().atMost(Duration.ofSeconds(2)).until(() -> status(port, "/q/health/ready") == 503);
@@ -105,11 +130,24 @@ class KubernetesRunTest {
         List<JsonNode> lines = jsonLines("instance");
         assertThat(lines).anySatisfy(line -> assertThat(line.get("message").asText()).contains("started in"));
         assertThat(lines).allSatisfy(line -> assertThat(line.has("timestamp") && line.has("level") && line.has("loggerName")).isTrue());
+        assertThat(lines).filteredOn(line -> line.get("message").asText().startsWith("Replayed POST /orders/token"))
+                .singleElement().satisfies(line -> assertThat(line.at("/mdc/traceId").asText()).isEqualTo(traceId));
     }
 
-    private static Process start(String name, JsonNode container, int port) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toAbsolutePath().toString())
-                .redirectErrorStream(true).redirectOutput(workDir.resolve(name + ".log").toFile());
+    /** POST /orders/token as the customer the operator added, in the caller's trace; returns the status. */
+    private static int tokenRequest(int port, String idempotencyKey, String traceId) throws IOException, InterruptedException {
+        String credentials = Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders/token")).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Basic " + credentials).header("Idempotency-Key", idempotencyKey)
+                .header("traceparent", "00-" + traceId + "-" + traceId.substring(0, 16) + "-01")
+                .POST(HttpRequest.BodyPublishers.noBody()).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static Process start(String name, JsonNode container, int port, String... arguments) throws IOException {
+        List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toAbsolutePath().toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(workDir.resolve(name + ".log").toFile());
         Map<String, String> environment = builder.environment();
         environment.putAll(Manifests.literalEnv(container));
         environment.putAll(clusterSettings(port));
