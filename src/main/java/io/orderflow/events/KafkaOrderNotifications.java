@@ -86,7 +86,19 @@ class KafkaOrderNotifications {
         thread.execute(this::consume);
     }
 
+    /** Reads until the instance is stopping; a consumer that failed is replaced by a new one after a pause. */
     private void consume() {
+        while (!work.stopping()) {
+            try {
+                readWithOneConsumer();
+            } catch (RuntimeException e) {
+                LOG.warnf("The consumer of order events on Kafka failed (%s); a new one joins the group", e.toString());
+                pause();
+            }
+        }
+    }
+
+    private void readWithOneConsumer() {
         Map<String, Object> settings = kafka.settings();
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, OrderEventHandler.GROUP);
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -100,8 +112,6 @@ class KafkaOrderNotifications {
                     pause();
                 }
             }
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "The consumer of order events on Kafka stopped; they are read by the other instances and at the next start");
         }
     }
 

@@ -49,6 +49,8 @@ class OrderNotifications {
     private final Set<String> readyStreams = ConcurrentHashMap.newKeySet();
     /** This instance created the group and has not yet queued again what the lost stream held. */
     private volatile boolean redeliveryDue;
+    /** The last poll failed: the warning of this outage is given. */
+    private volatile boolean failing;
 
     public OrderNotifications(RedisDataSource redis, OrderEvents events, OrderEventHandler handler, EventsConfig config, WorkInProgress work) {
         this.redis = redis;
@@ -66,20 +68,33 @@ class OrderNotifications {
             // Order events travel over Kafka (KafkaOrderNotifications).
             return;
         }
-        for (String stream : events.streams()) {
-            ensureGroup(stream);
-            try {
-                consume(stream);
-            } catch (RuntimeException e) {
-                if (!RedisErrors.mentions(e, "NOGROUP")) {
-                    throw e;
+        try {
+            for (String stream : events.streams()) {
+                ensureGroup(stream);
+                try {
+                    consume(stream);
+                } catch (RuntimeException e) {
+                    if (!RedisErrors.mentions(e, "NOGROUP")) {
+                        throw e;
+                    }
+                    // Redis lost the stream with its group (restarted without its data): the next poll creates both again.
+                    readyStreams.remove(stream);
+                    LOG.warnf("The consumer group %s of %s is gone; it is created again at the next poll", GROUP, stream);
                 }
-                // Redis lost the stream with its group (restarted without its data): the next poll creates both again.
-                readyStreams.remove(stream);
-                LOG.warnf("The consumer group %s of %s is gone; it is created again at the next poll", GROUP, stream);
             }
+            redeliverIfDue();
+        } catch (RuntimeException e) {
+            // Redis or PostgreSQL is failing: one warning for the outage, not one stack trace per poll.
+            if (!failing) {
+                LOG.warnf("Reading order events failed (%s); the polls go on, and the next one that succeeds says so", e.toString());
+                failing = true;
+            }
+            return;
         }
-        redeliverIfDue();
+        if (failing) {
+            LOG.info("Reading order events works again");
+            failing = false;
+        }
     }
 
     private void consume(String stream) {
