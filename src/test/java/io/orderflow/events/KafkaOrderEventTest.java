@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.inject.Inject;
 
@@ -107,19 +108,26 @@ class KafkaOrderEventTest {
     void ordersPlacedWhileTheBrokerIsKilledAndStartedAgainNotifyOnceEach() {
         int orders = 40;
         List<String> ids = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong waitingAtRestart = new AtomicLong();
+        AtomicLong restartedAt = new AtomicLong();
         // Customers keep ordering all along; the broker dies a quarter of the way in and is back at three quarters.
         Parallel.rounds(orders, 4, round -> {
             if (round == orders / 4) {
                 PrivateKafka.killBroker();
             } else if (round == 3 * orders / 4) {
                 await().atMost(CONSUMED_WITHIN).until(() -> unpublishedEvents() > 0);
+                waitingAtRestart.set(unpublishedEvents());
                 PrivateKafka.startBroker();
+                restartedAt.set(System.nanoTime());
             }
             ids.add(newOrder(round % 2 == 0 ? "alice" : "bob"));
         });
 
         await().atMost(Duration.ofSeconds(90)).until(() -> ids.stream().allMatch(id -> notificationsFor(id) >= 1));
+        long consumedAfter = Duration.ofNanos(System.nanoTime() - restartedAt.get()).toMillis();
         await().atMost(CONSUMED_WITHIN).until(() -> unpublishedEvents() == 0);
+        System.out.printf("[kafka] broker killed and started again mid-load: %d orders, %d events waiting in the outbox at the restart,"
+                + " every order's event consumed %d ms after it%n", orders, waitingAtRestart.get(), consumedAfter);
         assertThat(ids).hasSize(orders).allSatisfy(id -> assertThat(notificationsFor(id)).as("notifications of " + id).isOne());
         assertThat(Orders.value("SELECT count(*) FROM processed_messages p JOIN outbox_delivered d ON d.idempotency_key = 'event:' || p.event_id "
                 + "WHERE d.order_id = ANY(CAST(? AS uuid[]))", "{" + String.join(",", ids) + "}")).isEqualTo(Integer.toString(orders));

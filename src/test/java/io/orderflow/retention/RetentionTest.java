@@ -232,6 +232,8 @@ class RetentionTest {
         assertThat(blocked.gaveUp()).containsExactly(locked.table());
         // It waited for the lock for as long as it may, and no longer than the rest of the run takes on top.
         assertThat(took).isGreaterThanOrEqualTo(config.batchLockTimeout()).isLessThan(PROMPTLY);
+        System.out.printf("[retention] a run whose batch met a table lock gave up on it and ended after %d ms (limit %d ms a batch)%n",
+                took.toMillis(), config.batchLockTimeout().toMillis());
         assertThat(timeouts.count() - timeoutsBefore).isEqualTo(1);
         assertThat(count(locked, "old:")).as("rows the locked batch could not take").isEqualTo(2);
         assertThat(count(free, "old:")).as("the tables after it are purged all the same").isZero();
