@@ -44,6 +44,8 @@ class OrderTracingTest {
     private static final AttributeKey<String> DB_SYSTEM = AttributeKey.stringKey("db.system");
     private static final AttributeKey<String> DB_TABLE = AttributeKey.stringKey("db.sql.table");
     private static final AttributeKey<String> URL = AttributeKey.stringKey("url.full");
+    /** The span of a database transaction (shared.tracing.TransactionSpans). */
+    private static final String TRANSACTION_SPAN = "transaction";
 
     @Inject
     InMemorySpanExporter spans;
@@ -78,9 +80,9 @@ class OrderTracingTest {
             assertThat(trace).as("the Redis call of " + step).anyMatch(span -> span.getParentSpanId().equals(script.getSpanId())
                     && "redis".equals(span.getAttributes().get(DB_SYSTEM)));
         }
-        // The database statements of each transaction.
-        assertThat(trace).anyMatch(span -> isStatementOn("orders", span) && isUnder(span, creation, byId));
-        assertThat(trace).anyMatch(span -> isStatementOn("payments", span) && isUnder(span, payment, byId));
+        // The database statements of each transaction, under the transaction's own span, which is under its request.
+        assertThat(trace).anyMatch(span -> isStatementOn("orders", span) && isInTransaction(span, byId) && isUnder(span, creation, byId));
+        assertThat(trace).anyMatch(span -> isStatementOn("payments", span) && isInTransaction(span, byId) && isUnder(span, payment, byId));
         // The provider call.
         assertThat(trace).anyMatch(span -> span.getKind() == SpanKind.CLIENT && String.valueOf(span.getAttributes().get(URL)).contains("/sandbox/payments/charges")
                 && isUnder(span, payment, byId));
@@ -125,6 +127,12 @@ class OrderTracingTest {
 
     private static boolean isStatementOn(String table, SpanData span) {
         return "postgresql".equals(span.getAttributes().get(DB_SYSTEM)) && table.equals(span.getAttributes().get(DB_TABLE));
+    }
+
+    /** Whether the statement's parent is the span of the transaction it ran in. */
+    private static boolean isInTransaction(SpanData statement, Map<String, SpanData> byId) {
+        SpanData parent = byId.get(statement.getParentSpanId());
+        return parent != null && parent.getName().equals(TRANSACTION_SPAN);
     }
 
     /** Whether the span descends from the ancestor, following parents within the trace. */
