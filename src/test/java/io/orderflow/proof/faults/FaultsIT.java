@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -55,8 +56,27 @@ class FaultsIT {
     private static final Duration SIGNAL_LIMIT = Duration.ofSeconds(2);
     /** quarkus.shutdown.delay and timeout (5 s and 20 s), and the background work's own stop, with room to spare. */
     private static final Duration STOP_LIMIT = Duration.ofSeconds(40);
-    /** Less than the deployment's outbox and payment leases (15 s): one the stopped instance kept would outlast it. */
+    /** Less than every lease of the deployment (tokens 5 s, keys 10 s, payments and the outbox 15 s): one the stopped instance kept would outlast it. */
     private static final Duration HANDED_BACK_LIMIT = Duration.ofSeconds(3);
+    /** The claim ids of the token and key records in Redis that are claimed (or running) with their lease not run out. */
+    private static final String CLAIMED_IN_REDIS = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local claims, cursor = {}, '0'
+            repeat
+              local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+              cursor = page[1]
+              for _, key in ipairs(page[2]) do
+                if redis.call('TYPE', key).ok == 'hash' then
+                  local record = redis.call('HMGET', key, 'state', 'leaseUntil', 'claimId')
+                  if (record[1] == 'claimed' or record[1] == 'running') and (tonumber(record[2]) or 0) > now and record[3] then
+                    table.insert(claims, record[3])
+                  end
+                end
+              end
+            until cursor == '0'
+            return claims""";
+    private static final String ANSWERED_CLAIMS = "SELECT claim_id::text FROM idempotency_keys WHERE claim_id::text = ANY(?)";
     private static final String HELD_LEASES = """
             SELECT lease_id::text FROM outbox WHERE lease_id IS NOT NULL AND status = 'PENDING' AND next_attempt_at > now()
             UNION ALL
@@ -281,8 +301,8 @@ class FaultsIT {
     /**
      * SIGTERM to the instance that runs the outbox relay, mid-load: its readiness answers DOWN at once while
      * it still serves, it exits within the shutdown delay and timeout, and it leaves no lease for others to
-     * wait out: every outbox lease and payment claim held when it exited is gone within 3 s (the leases are
-     * 15 s), and its consumer has left the order-event group. The audit then finds
+     * wait out: every lease held when it exited (outbox messages and payments, order tokens and Idempotency-Keys
+     * not yet answered) is gone within 3 s (the leases are 5 to 15 s), and its consumer has left the order-event group. The audit then finds
      * nothing lost or doubled; the clients retried on the other instances.
      */
     @Test
@@ -314,9 +334,19 @@ class FaultsIT {
         });
     }
 
-    /** The outbox leases and payment claims held now, each by its lease or claim id. */
+    /**
+     * The leases held now, each by its lease or claim id: outbox messages and payments in PostgreSQL, and in
+     * Redis the order tokens and Idempotency-Keys whose record is claimed with its lease still running. A key
+     * whose answer PostgreSQL keeps (the claim that kept it) holds nobody up: by design Redis is not told of
+     * an answer kept with its effect, and a retry that finds the key in use gets that answer from PostgreSQL.
+     */
     private static List<String> heldLeases() {
-        return deployment.texts(HELD_LEASES);
+        List<String> claims = ((List<?>) servers.redis().command("EVAL", CLAIMED_IN_REDIS, "0", Deployment.KEY_PREFIX + "*")).stream()
+                .map(String::valueOf).toList();
+        List<String> answered = deployment.texts(ANSWERED_CLAIMS, claims);
+        List<String> held = new ArrayList<>(deployment.texts(HELD_LEASES));
+        claims.stream().filter(claim -> !answered.contains(claim)).forEach(held::add);
+        return held;
     }
 
     /** The consumers in the order-event stream's group, the instances' and those left behind by instances killed earlier. */
