@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
@@ -97,7 +98,11 @@ class KafkaOrderEvents {
         Producer<String, String> sender = producer();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         List<Span> spans = new ArrayList<>();
+        long deadline = System.nanoTime() + PUBLISH_TIMEOUT.toNanos();
         try {
+            // The topic's partitions, or a failure within max.block.ms: while the brokers are out of reach every send
+            // would wait that long for them, one after the other, holding the relay (and a stopping instance) up.
+            sender.partitionsFor(topic);
             for (Published event : events) {
                 Span span = OrderEvents.publishSpan(tracer, event, "kafka", topic);
                 if (span.isRecording()) {
@@ -110,11 +115,10 @@ class KafkaOrderEvents {
                 }
                 sent.add(sender.send(record));
             }
-            long deadline = System.nanoTime() + PUBLISH_TIMEOUT.toNanos();
             for (Future<RecordMetadata> acknowledged : sent) {
                 acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             spans.forEach(span -> span.recordException(cause).setStatus(StatusCode.ERROR));
             throw new UnpublishedEventsException(cause);
@@ -134,7 +138,7 @@ class KafkaOrderEvents {
             // A send gives up within the publish's own wait, so that the outbox takes the batch over.
             settings.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PUBLISH_TIMEOUT.toMillis() / 2);
             settings.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) PUBLISH_TIMEOUT.toMillis());
-            settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, PUBLISH_TIMEOUT.toMillis());
+            settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, PUBLISH_TIMEOUT.toMillis() / 2);
             producer = new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer());
         }
         return producer;

@@ -4,8 +4,12 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.jboss.logging.Logger;
+
 /** Stopping the service's own background threads (the outbox relays, the deadline firing). */
 public final class BackgroundThreads {
+
+    private static final Logger LOG = Logger.getLogger(BackgroundThreads.class);
 
     private BackgroundThreads() {
     }
@@ -19,6 +23,11 @@ public final class BackgroundThreads {
         try {
             if (!thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
                 thread.shutdownNow();
+                // Interrupted, the work ends at its next wait; it must not go on once the clients are closed (or, in
+                // the tests' JVM, into the next app).
+                if (!thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+                    LOG.warnf("A background thread still ran %s after it was interrupted at the stop", wait);
+                }
             }
         } catch (InterruptedException e) {
             thread.shutdownNow();
