@@ -71,13 +71,6 @@ class KafkaOrderNotifications {
         if (!enabled) {
             return;
         }
-        kafka.ensureTopic();
-        // Events the other transport delivered but no consumer recorded (left unread when the deployment switched
-        // to Kafka) travel again, over Kafka; any that are only in flight are read twice and notify once.
-        int redelivered = handler.redeliverUnconsumed();
-        if (redelivered > 0) {
-            LOG.infof("Queued again %d order events delivered but not recorded by any consumer", redelivered);
-        }
         thread = Executors.newSingleThreadExecutor(task -> {
             Thread reader = new Thread(task, "order-events-kafka");
             reader.setDaemon(true);
@@ -86,15 +79,33 @@ class KafkaOrderNotifications {
         thread.execute(this::consume);
     }
 
-    /** Reads until the instance is stopping; a consumer that failed is replaced by a new one after a pause. */
+    /**
+     * Reads until the instance is stopping; a consumer that failed is replaced by a new one after a pause. The
+     * topic is made ready first, on this thread, so that a broker out of reach delays the reading, not the start.
+     */
     private void consume() {
+        boolean prepared = false;
         while (!work.stopping()) {
             try {
+                if (!prepared) {
+                    prepare();
+                    prepared = true;
+                }
                 readWithOneConsumer();
             } catch (RuntimeException e) {
                 LOG.warnf("The consumer of order events on Kafka failed (%s); a new one joins the group", e.toString());
                 pause();
             }
+        }
+    }
+
+    private void prepare() {
+        kafka.ensureTopic();
+        // Events the other transport delivered but no consumer recorded (left unread when the deployment switched
+        // to Kafka) travel again, over Kafka; any that are only in flight are read twice and notify once.
+        int redelivered = handler.redeliverUnconsumed();
+        if (redelivered > 0) {
+            LOG.infof("Queued again %d order events delivered but not recorded by any consumer", redelivered);
         }
     }
 
