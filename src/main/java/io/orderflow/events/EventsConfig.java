@@ -11,9 +11,20 @@ public interface EventsConfig {
     /** Where order events travel from the outbox to their consumers. */
     enum Transport {
         /** Redis Streams, on the Redis the service uses anyway (the settings below). */
-        REDIS_STREAMS,
+        REDIS_STREAMS("redis"),
         /** A Kafka topic (orders.events.kafka.*, and the client's kafka.* settings such as kafka.bootstrap.servers). */
-        KAFKA
+        KAFKA("kafka");
+
+        private final String messagingSystem;
+
+        Transport(String messagingSystem) {
+            this.messagingSystem = messagingSystem;
+        }
+
+        /** The transport's name in the events' spans (OpenTelemetry's messaging.system). */
+        public String messagingSystem() {
+            return messagingSystem;
+        }
     }
 
     /** {@code redis-streams} or {@code kafka}; switch only while no order event waits in the outbox (docs/operations.md). */

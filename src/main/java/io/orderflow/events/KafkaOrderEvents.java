@@ -104,7 +104,7 @@ class KafkaOrderEvents {
             // would wait that long for them, one after the other, holding the relay (and a stopping instance) up.
             sender.partitionsFor(topic);
             for (Published event : events) {
-                Span span = OrderEvents.publishSpan(tracer, event, "kafka", topic);
+                Span span = OrderEvents.publishSpan(tracer, event, EventsConfig.Transport.KAFKA.messagingSystem(), topic);
                 if (span.isRecording()) {
                     spans.add(span);
                 }

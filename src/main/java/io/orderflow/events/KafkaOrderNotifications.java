@@ -147,8 +147,9 @@ class KafkaOrderNotifications {
 
     private static Received received(ConsumerRecord<String, String> record) {
         Header traceParent = record.headers().lastHeader(TraceParents.FIELD);
-        return new Received("kafka", record.topic(), record.partition() + "-" + record.offset(), record.value(),
-                traceParent == null ? null : new String(traceParent.value(), StandardCharsets.US_ASCII), String.valueOf(record.value()));
+        return new Received(EventsConfig.Transport.KAFKA.messagingSystem(), record.topic(), record.partition() + "-" + record.offset(),
+                record.value(), traceParent == null ? null : new String(traceParent.value(), StandardCharsets.US_ASCII),
+                String.valueOf(record.value()));
     }
 
     private static void pause() {

@@ -137,7 +137,7 @@ class OrderEvents implements BatchOutboxHandler {
         List<Span> spans = new ArrayList<>();
         for (Published event : events) {
             String stream = streamOf(event.orderId());
-            Span span = publishSpan(tracer, event, "redis", stream);
+            Span span = publishSpan(tracer, event, EventsConfig.Transport.REDIS_STREAMS.messagingSystem(), stream);
             if (span.isRecording()) {
                 spans.add(span);
             }

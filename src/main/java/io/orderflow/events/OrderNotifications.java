@@ -131,8 +131,9 @@ class OrderNotifications {
         if (messages.isEmpty()) {
             return 0;
         }
-        handler.handle(messages.stream().map(message -> new OrderEventHandler.Received("redis", stream, message.id(),
-                message.payload().get("event"), message.payload().get(TraceParents.FIELD), String.valueOf(message.payload()))).toList());
+        String system = EventsConfig.Transport.REDIS_STREAMS.messagingSystem();
+        handler.handle(messages.stream().map(message -> new OrderEventHandler.Received(system, stream, message.id(), message.payload().get("event"),
+                message.payload().get(TraceParents.FIELD), String.valueOf(message.payload()))).toList());
         redis.stream(String.class).xack(stream, GROUP, messages.stream().map(StreamMessage::id).toArray(String[]::new));
         return messages.size();
     }
