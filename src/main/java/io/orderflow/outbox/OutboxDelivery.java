@@ -22,8 +22,13 @@ import org.hibernate.query.NativeQuery;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.orderflow.shared.WorkInProgress;
 import io.orderflow.shared.downstream.Backoff;
+import io.orderflow.shared.tracing.TraceParents;
 
 /**
  * Delivers the outbox's messages after their transaction committed, at least once, with persisted
@@ -62,6 +67,8 @@ public class OutboxDelivery {
     }
 
     private static final Logger LOG = Logger.getLogger(OutboxDelivery.class);
+    /** The span of an attempt at a message delivered one by one (a refund, a shipment). */
+    public static final String DELIVERY_SPAN = "outbox deliver";
 
     // Each claim returns the rows it took and when each had fallen due (the lease overwrites that).
     private static final String TAKE_DUE = """
@@ -105,9 +112,10 @@ public class OutboxDelivery {
     private final OutboxWriter writer;
     private final MeterRegistry metrics;
     private final WorkInProgress work;
+    private final Tracer tracer;
 
     OutboxDelivery(EntityManager db, OutboxConfig config, OutboxHandlers handlers, DueScans dueScans, OutboxWriter writer,
-            MeterRegistry metrics, WorkInProgress work) {
+            MeterRegistry metrics, WorkInProgress work, Tracer tracer) {
         this.db = db;
         this.config = config;
         this.handlers = handlers;
@@ -115,6 +123,7 @@ public class OutboxDelivery {
         this.writer = writer;
         this.metrics = metrics;
         this.work = work;
+        this.tracer = tracer;
     }
 
     /** Delivers one batch of due messages of each lane; returns how many it took. */
@@ -247,15 +256,19 @@ public class OutboxDelivery {
         }
         OutboxMessage message = held.get();
         Outcome outcome;
-        try {
+        Span span = deliverySpan(message);
+        try (Scope inSpan = span.makeCurrent()) {
             handlers.handler(message.kind).deliver(message);
             outcome = delivered(List.of(id), lease) == 1 ? Outcome.DELIVERED : Outcome.LEASE_LOST;
         } catch (RuntimeException e) {
+            span.recordException(e).setStatus(StatusCode.ERROR);
             DeliveryError error = DeliveryError.of(e);
             outcome = failed(message, lease, error);
             // Staff see the error's code and message; the exception itself, with a stack trace when it is unexplained, is only here.
             LOG.warnf(error == DeliveryError.UNEXPLAINED ? e : null, "Outbox message %s (%s) failed%s: %s",
                     message.idempotencyKey, message.kind, outcome == Outcome.DEAD ? " for good" : "", e.toString());
+        } finally {
+            span.end();
         }
         if (outcome == Outcome.LEASE_LOST) {
             LOG.warnf("Outbox message %s (%s) was attempted past its lease of %s and taken over meanwhile; raise orders.outbox.lease",
@@ -263,6 +276,23 @@ public class OutboxDelivery {
         }
         count(message.kind, outcome, 1);
         return outcome;
+    }
+
+    /**
+     * The span of one attempt, in the trace of the request that wrote the message (so a refund or a shipment,
+     * and the downstream call under it, show in the trace of the cancellation or shipping that asked for it);
+     * none for a message written outside any recorded trace.
+     */
+    private Span deliverySpan(OutboxMessage message) {
+        if (message.traceParent == null) {
+            return Span.getInvalid();
+        }
+        Span span = tracer.spanBuilder(DELIVERY_SPAN).setParent(TraceParents.parent(message.traceParent)).startSpan();
+        if (span.isRecording()) {
+            span.setAttribute("orders.outbox.kind", message.kind).setAttribute("orders.order_id", String.valueOf(message.orderId))
+                    .setAttribute("orders.outbox.attempt", message.attempts + 1L);
+        }
+        return span;
     }
 
     /** The message, with its lease renewed from now, if this lease still holds it. */

@@ -1,5 +1,6 @@
 package io.orderflow.events;
 
+import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.field;
 import static io.orderflow.support.Api.newOrder;
@@ -23,6 +24,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.orderflow.outbox.OutboxDelivery;
 import io.orderflow.support.Api;
 import io.orderflow.support.Orders;
 import io.restassured.http.ContentType;
@@ -31,7 +33,8 @@ import io.restassured.specification.RequestSpecification;
 /**
  * One order's trace: a client that sends one traceparent with its requests finds the token's, the order's
  * and the payment's spans in that trace, and the consumer's handling of each order event under the span that
- * published it, itself under the request that wrote the event. Events written outside any trace still travel.
+ * published it, itself under the request that wrote the event; a refund, and the provider call that makes it, in the
+ * trace of the cancellation. Events written outside any trace still travel.
  * Run over each transport: {@link OrderTracingTest} (Redis Streams, the traceparent a stream field) and
  * {@link KafkaOrderTracingTest} (a record header).
  */
@@ -42,6 +45,7 @@ abstract class OrderTraceChecks {
     private static final AttributeKey<String> DB_TABLE = AttributeKey.stringKey("db.sql.table");
     private static final AttributeKey<String> URL = AttributeKey.stringKey("url.full");
     private static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
+    private static final AttributeKey<String> OUTBOX_KIND = AttributeKey.stringKey("orders.outbox.kind");
     /** The span of a database transaction (shared.tracing.TransactionSpans). */
     private static final String TRANSACTION_SPAN = "transaction";
 
@@ -101,6 +105,27 @@ abstract class OrderTraceChecks {
         assertThat(consumed).allMatch(span -> id.equals(span.getAttributes().get(ORDER_ID)) && span.getKind() == SpanKind.CONSUMER
                 && transport.equals(span.getAttributes().get(MESSAGING_SYSTEM)));
         assertThat(consumed.stream().map(SpanData::getParentSpanId)).containsExactlyInAnyOrderElementsOf(published.stream().map(SpanData::getSpanId).toList());
+    }
+
+    @Test
+    void aRefundAndItsProviderCallAreInTheTraceOfTheCancellationThatAskedForIt() {
+        String id = newOrder("alice");
+        act("alice", id, "pay").then().statusCode(200);
+        String traceId = hex(16);
+        String traceParent = "00-" + traceId + "-" + hex(8) + "-01";
+
+        traced(traceParent).header("Idempotency-Key", UUID.randomUUID().toString()).post("/orders/{id}/cancel", id).then().statusCode(200);
+
+        List<SpanData> trace = await().atMost(Duration.ofSeconds(20)).until(() -> trace(traceId), spans -> named(spans, OutboxDelivery.DELIVERY_SPAN)
+                .stream().anyMatch(span -> "refund".equals(span.getAttributes().get(OUTBOX_KIND))));
+        Map<String, SpanData> byId = trace.stream().collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
+        SpanData cancellation = named(trace, "POST /orders/{id}/cancel").get(0);
+        SpanData refund = named(trace, OutboxDelivery.DELIVERY_SPAN).stream().filter(span -> "refund".equals(span.getAttributes().get(OUTBOX_KIND)))
+                .findFirst().orElseThrow();
+        assertThat(refund.getAttributes().get(ORDER_ID)).isEqualTo(id);
+        assertThat(isUnder(refund, cancellation, byId)).as("the refund under the cancellation").isTrue();
+        assertThat(trace).as("the provider's refund call under the refund").anyMatch(span -> span.getKind() == SpanKind.CLIENT
+                && String.valueOf(span.getAttributes().get(URL)).contains("/sandbox/payments/refunds") && isUnder(span, refund, byId));
     }
 
     @Test
