@@ -85,13 +85,13 @@ public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
     /** kill -9: the broker dies mid-request; what it acknowledged is in its log directory. */
     public static void killBroker() {
         broker.destroyForcibly();
-        awaitExit(broker);
+        ChildProcesses.awaitExit(broker);
     }
 
     public static void stopBroker() {
         if (broker != null && broker.isAlive()) {
             broker.destroy();
-            awaitExit(broker);
+            ChildProcesses.awaitExit(broker);
         }
     }
 
@@ -148,17 +148,6 @@ public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static void awaitExit(Process process) {
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

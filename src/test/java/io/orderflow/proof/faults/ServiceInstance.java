@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import io.orderflow.support.ChildProcesses;
 import io.orderflow.support.ReservedPorts;
 
 /** One packaged instance of the service (java -jar quarkus-run.jar), on its own HTTP port, with its log in a file. */
@@ -144,7 +145,7 @@ final class ServiceInstance {
     /** kill -9: the JVM dies mid-request, nothing of it runs again. */
     void kill() {
         process.destroyForcibly();
-        awaitExit();
+        ChildProcesses.awaitExit(process);
     }
 
     /** Sends SIGTERM and returns at once: the instance stops gracefully while the caller watches. */
@@ -166,19 +167,7 @@ final class ServiceInstance {
     void stop() {
         if (process != null && process.isAlive()) {
             process.destroy();
-            awaitExit();
-        }
-    }
-
-    private void awaitExit() {
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+            ChildProcesses.awaitExit(process);
         }
     }
 }
