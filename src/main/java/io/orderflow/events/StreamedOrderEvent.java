@@ -42,6 +42,10 @@ record StreamedOrderEvent(UUID eventId, UUID orderId, String customer, OrderStat
         if (customer.isBlank() || customer.length() > MAX_CUSTOMER_LENGTH) {
             throw new UnreadableEventException("its customer is missing or too long");
         }
+        // PostgreSQL's text holds no NUL: such an event would fail its whole read at every delivery, for good.
+        if (customer.indexOf('\0') >= 0) {
+            throw new UnreadableEventException("its customer holds a NUL character");
+        }
         return new StreamedOrderEvent(uuid(event, "eventId"), uuid(event, "orderId"), customer, status(event.path("type").asText()),
                 transition(event.path("event").asText()));
     }

@@ -189,12 +189,13 @@ class KafkaOrderEventTest {
         double deadLettersBefore = metrics.counter("orders.events.dead-letters").count();
         String someOrder = UUID.randomUUID().toString();
         publish(someOrder, "not JSON at all " + "x".repeat(100_000), """
-                {"eventId":"not-a-uuid","type":"created","orderId":"%s","customer":"bob"}""".formatted(someOrder));
+                {"eventId":"not-a-uuid","type":"created","orderId":"%s","customer":"bob"}""".formatted(someOrder), """
+                {"eventId":"%s","type":"created","orderId":"%s","customer":"bo\\u0000b"}""".formatted(UUID.randomUUID(), someOrder));
 
         String id = newOrder("bob");
 
         await().atMost(CONSUMED_WITHIN).until(() -> notificationsFor(id) == 1);
-        await().atMost(CONSUMED_WITHIN).until(() -> metrics.counter("orders.events.dead-letters").count() - deadLettersBefore == 2);
+        await().atMost(CONSUMED_WITHIN).until(() -> metrics.counter("orders.events.dead-letters").count() - deadLettersBefore == 3);
     }
 
     @Test
