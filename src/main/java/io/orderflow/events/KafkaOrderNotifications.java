@@ -93,7 +93,7 @@ class KafkaOrderNotifications {
                 }
                 readWithOneConsumer();
             } catch (RuntimeException e) {
-                LOG.warnf("The consumer of order events on Kafka failed (%s); a new one joins the group", e.toString());
+                LOG.warnf("Reading order events from Kafka failed (%s); it starts again with a new consumer", e.toString());
                 pause();
             }
         }

@@ -257,7 +257,9 @@ public class OutboxDelivery {
         OutboxMessage message = held.get();
         Outcome outcome;
         Span span = deliverySpan(message);
-        try (Scope inSpan = span.makeCurrent()) {
+        // Without a span of its own the attempt stays in the caller's context: a refund made within a request keeps
+        // that request's trace id in its logs.
+        try (Scope inSpan = span.getSpanContext().isValid() ? span.makeCurrent() : Scope.noop()) {
             handlers.handler(message.kind).deliver(message);
             outcome = delivered(List.of(id), lease) == 1 ? Outcome.DELIVERED : Outcome.LEASE_LOST;
         } catch (RuntimeException e) {
