@@ -10,6 +10,21 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "orders.payments")
 public interface PaymentConfig {
 
+    /**
+     * This deployment's name at the provider, sent with every charge as {@code metadata.deployment}:
+     * reconciliation refunds only charges that carry it (or none, from before it was sent) and reports
+     * any other charge on the provider account as {@code foreign}. Distinct per deployment that shares an account.
+     */
+    @WithDefault("order-workflow-engine")
+    String deploymentId();
+
+    /**
+     * Where the provider sends a customer back after authenticating a charge (3-D Secure); {@code {orderId}}
+     * stands for the order's id. The order's page by default; a provider of its own needs an absolute address.
+     */
+    @WithDefault("/checkout/orders/{orderId}")
+    String returnUrl();
+
     /** Name of the provider recorded with each payment. */
     @WithDefault("sandbox")
     String channel();

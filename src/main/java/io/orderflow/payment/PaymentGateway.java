@@ -4,14 +4,18 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
 
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
@@ -39,7 +43,7 @@ public class PaymentGateway {
     }
 
     public ProviderCharge charge(String key, ChargeRequest call) {
-        return provider.charge(key, call);
+        return readable(() -> provider.charge(key, call));
     }
 
     /**
@@ -55,7 +59,7 @@ public class PaymentGateway {
     @Retry(maxRetries = 0)
     public Optional<ProviderCharge> findCharge(String key) {
         try {
-            return Optional.of(provider.findCharge(key));
+            return Optional.of(readable(() -> provider.findCharge(key)));
         } catch (DownstreamRefusedException e) {
             if (e.status() == 404) {
                 return Optional.empty();
@@ -67,11 +71,28 @@ public class PaymentGateway {
     /** Voids a key so that it can never charge, or learns what it did. One attempt: recovery asks again later. */
     @Retry(maxRetries = 0)
     public ProviderCharge voidCharge(String key, UUID orderId) {
-        return provider.voidCharge(key, new PaymentProviderClient.VoidRequest(orderId));
+        return readable(() -> provider.voidCharge(key, new PaymentProviderClient.VoidRequest(orderId)));
     }
 
     /** A page of the charges the provider made in [since, until). */
     public ChargePage charges(Instant since, Instant until, String after, int limit) {
-        return provider.charges(since.toString(), until.toString(), after, limit);
+        return readable(() -> provider.charges(since.toString(), until.toString(), after, limit));
+    }
+
+    /**
+     * A provider's answer that is not the JSON it documents says nothing certain: an unknown outcome, never
+     * a problem of the caller's request (which a JSON error would otherwise be taken for).
+     */
+    private static <T> T readable(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof JsonProcessingException) {
+                    throw DownstreamUnavailableException.unreadable(e instanceof WebApplicationException answer ? answer.getResponse().getStatus() : 200);
+                }
+            }
+            throw e;
+        }
     }
 }

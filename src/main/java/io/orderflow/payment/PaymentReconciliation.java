@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -27,6 +28,7 @@ import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
@@ -48,9 +50,12 @@ class PaymentReconciliation {
     private static final String SAVE = "INSERT INTO reconciliation_reports (started_at, finished_at, report) VALUES (:started, :finished, :report)";
     private static final String LATEST = "SELECT report FROM reconciliation_reports ORDER BY id DESC LIMIT 1";
 
+    /** Keys of the charges this deployment makes: {@code payment:{orderId}:{attempt}}. */
+    private static final Pattern OUR_KEYS = Pattern.compile("payment:[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:[1-9][0-9]*");
+
     /** What a charge turned out to be. */
     enum Verdict {
-        MATCHED, REFUNDED, REFUND_PENDING, UNSETTLED, MISMATCH
+        MATCHED, REFUNDED, REFUND_PENDING, UNSETTLED, NOT_CHARGED, MISMATCH
     }
 
     private final PaymentGateway gateway;
@@ -80,7 +85,7 @@ class PaymentReconciliation {
     void scheduled() {
         ReconciliationReport report = run();
         if (!report.mismatches().isEmpty()) {
-            LOG.warnf("Reconciliation found %d charges without a paid order; they are being refunded", report.mismatches().size());
+            LOG.warnf("Reconciliation found %d charges that no paid order accounts for; see its report", report.mismatches().size());
         }
     }
 
@@ -102,7 +107,7 @@ class PaymentReconciliation {
         } while (after != null);
         ReconciliationReport report = new ReconciliationReport(started, Instant.now(), since, started, charges,
                 verdicts[Verdict.MATCHED.ordinal()], verdicts[Verdict.REFUNDED.ordinal()], verdicts[Verdict.REFUND_PENDING.ordinal()],
-                verdicts[Verdict.UNSETTLED.ordinal()], List.copyOf(mismatches));
+                verdicts[Verdict.UNSETTLED.ordinal()], verdicts[Verdict.NOT_CHARGED.ordinal()], List.copyOf(mismatches));
         save(report);
         return report;
     }
@@ -124,48 +129,74 @@ class PaymentReconciliation {
         return reports.stream().findFirst().map(this::read);
     }
 
-    /** One charge, in one transaction: its verdict, and a refund queued when nothing accounts for it. */
+    /**
+     * One charge, in one transaction: its verdict, and a refund queued when nothing accounts for money
+     * this deployment took. A charge that took nothing is never refunded; one this deployment did not
+     * make is reported as {@code foreign} and left alone; one of another amount than its payment's is
+     * reported for staff.
+     */
     @Transactional
     Verdict examine(ProviderCharge charge, List<Mismatch> mismatches) {
+        ProviderCharge.Reading reading = charge.readFor(null, null);
+        if (reading == ProviderCharge.Reading.NOT_CHARGED) {
+            return Verdict.NOT_CHARGED;
+        }
+        if (!charge.charged()) {
+            return Verdict.UNSETTLED;
+        }
+        if (!ours(charge)) {
+            return mismatch("foreign", charge, mismatches, "none: not made by this deployment");
+        }
         if (charge.isRefunded()) {
             return Verdict.REFUNDED;
         }
         Optional<Payment> found = payments.byKey(charge.key());
         if (found.isEmpty()) {
-            return mismatch("unknown-charge", charge, mismatches);
+            return refund("unknown-charge", charge, mismatches);
         }
         Payment payment = found.get();
         switch (payment.status) {
             case PROCESSING:
                 return Verdict.UNSETTLED;
-            case FAILURE:
-                return mismatch("charge-of-failed-payment", charge, mismatches);
             case REFUNDED:
-                return mismatch("refund-not-at-provider", charge, mismatches);
+                return mismatch("refund-not-at-provider", charge, mismatches, "none: the payment says refunded");
             default:
                 break;
+        }
+        if (payments.refundQueued(payment.orderId, charge.reference())) {
+            return Verdict.REFUND_PENDING;
+        }
+        if (payment.status == Payment.Status.FAILURE) {
+            return refund("charge-of-failed-payment", charge, mismatches);
+        }
+        if (!charge.isFor(payment.amount, payment.currency)) {
+            String kind = payment.currency.equalsIgnoreCase(charge.currency()) ? "wrong-amount" : "wrong-currency";
+            return mismatch(kind, charge, mismatches, "none: reported for staff; the payment was for "
+                    + Money.format(payment.amount, payment.currency) + " " + payment.currency);
         }
         boolean ordersCharge = payments.charged(payment.orderId).map(first -> first.id.equals(payment.id)).orElse(false);
         if (ordersCharge && PAID.contains(orders.snapshot(payment.orderId).status())) {
             return Verdict.MATCHED;
         }
-        if (payments.refundQueued(payment.orderId, charge.reference())) {
-            return Verdict.REFUND_PENDING;
-        }
-        return mismatch(ordersCharge ? "charge-without-paid-order" : "duplicate-charge", charge, mismatches);
+        return refund(ordersCharge ? "charge-without-paid-order" : "duplicate-charge", charge, mismatches);
     }
 
-    /**
-     * Records a charge that nothing accounts for and queues its refund under a key of its own, which
-     * no other refund uses; a refund the provider already knows of is not queued again.
-     */
-    private Verdict mismatch(String kind, ProviderCharge charge, List<Mismatch> mismatches) {
+    /** Whether this deployment made the charge: its key form, and its name in the metadata (charges from before it was sent have none). */
+    private boolean ours(ProviderCharge charge) {
+        String deployment = charge.metadata(ChargeRequest.DEPLOYMENT);
+        return charge.key() != null && OUR_KEYS.matcher(charge.key()).matches()
+                && (deployment == null || deployment.equals(config.deploymentId()));
+    }
+
+    /** Queues the refund of a charge of this deployment that nothing accounts for, under a key no other refund uses. */
+    private Verdict refund(String kind, ProviderCharge charge, List<Mismatch> mismatches) {
+        refunds.queueStray(charge);
+        return mismatch(kind, charge, mismatches, "refund queued");
+    }
+
+    /** Records a charge that nothing accounts for, counted by kind. */
+    private Verdict mismatch(String kind, ProviderCharge charge, List<Mismatch> mismatches, String action) {
         metrics.counter("orders.reconciliation.mismatches", "kind", kind).increment();
-        String action = "none: the payment says refunded";
-        if (!kind.equals("refund-not-at-provider")) {
-            refunds.queueStray(charge);
-            action = "refund queued";
-        }
         mismatches.add(new Mismatch(kind, charge.key(), charge.reference(), charge.orderId(), charge.amount(), charge.currency(), action));
         LOG.warnf("Reconciliation: charge %s (%s) is a %s; %s", charge.key(), charge.reference(), kind, action);
         return Verdict.MISMATCH;

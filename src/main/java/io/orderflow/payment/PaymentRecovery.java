@@ -78,21 +78,29 @@ class PaymentRecovery {
             LOG.infof("Payment %s is still unknown: %s", claim.key(), noAnswer.toString());
             return;
         }
-        if (answer.isPresent() && answer.get().charged()) {
-            try {
-                service.complete(new Caller(order.customer(), false), claim, answer.get().reference(), RECOVERY);
-            } catch (ProblemException cancelledMeanwhile) {
-                // the charge is recorded and its refund queued
-            } catch (PaymentService.ClaimLostException e) {
-                return;
+        ProviderCharge.Reading reading = answer.map(charge -> charge.readFor(claim.amount(), claim.currency()))
+                .orElse(ProviderCharge.Reading.UNKNOWN);
+        switch (reading) {
+            case SUCCEEDED -> {
+                try {
+                    service.complete(new Caller(order.customer(), false), claim, answer.get().reference(), RECOVERY);
+                } catch (ProblemException cancelledMeanwhile) {
+                    // the charge is recorded and its refund queued
+                } catch (PaymentService.ClaimLostException e) {
+                    return;
+                }
+                service.count("recovered-charged");
             }
-            service.count("recovered-charged");
-        } else if (answer.isPresent() && answer.get().notCharged()) {
-            payments.failed(claim, answer.get().status());
-            service.count("recovered-not-charged");
-        } else {
-            payments.release(claim, Instant.now());
-            service.count("unknown");
+            case WRONG_AMOUNT -> service.refundWrongAmount(claim, answer.get());
+            case NOT_CHARGED -> {
+                payments.failed(claim, answer.get().status());
+                service.count("recovered-not-charged");
+            }
+            // Still processing or authenticating, or never seen yet: asked again at the next run, voided past the horizon.
+            case REQUIRES_ACTION, UNKNOWN -> {
+                payments.release(claim, Instant.now());
+                service.count("unknown");
+            }
         }
     }
 }

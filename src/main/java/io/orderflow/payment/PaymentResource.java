@@ -56,6 +56,9 @@ public class PaymentResource {
             summary = "Pay an order: charges the provider once, however often it is retried; needs an Idempotency-Key")
     @APIResponse(responseCode = "200", description = "The paid order; a payment that already happened is marked Idempotent-Replayed: true",
             content = @Content(schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "202", description = "The provider needs the customer to authenticate (3-D Secure) at nextAction.url; "
+            + "the order stays created and becomes paid when the provider confirms",
+            content = @Content(schema = @Schema(implementation = AuthenticationRequired.class)))
     @APIResponse(responseCode = "400", description = "`idempotency-key-missing`, `idempotency-key-invalid`, `validation-failed` "
             + "(paymentMethod), `malformed-json`")
     @APIResponse(responseCode = "402", description = "`payment-declined`: the order stays created and may be paid again")
@@ -73,6 +76,10 @@ public class PaymentResource {
             String body) throws JsonProcessingException {
         // Read here rather than by type: a pay without a body (and without a Content-Type) is the common case.
         PayRequest request = body == null || body.isBlank() ? null : json.readValue(body, PayRequest.class);
-        return OrderResponses.ok(payments.pay(Caller.of(identity), OrderResponses.idOf(id), PayRequest.methodOf(request), key.value()));
+        PaymentService.Paying paying = payments.pay(Caller.of(identity), OrderResponses.idOf(id), PayRequest.methodOf(request), key.value());
+        if (paying instanceof PaymentService.ActionRequired authenticate) {
+            return Response.accepted(new AuthenticationRequired(authenticate.order(), authenticate.nextAction())).build();
+        }
+        return OrderResponses.ok(((PaymentService.Paid) paying).outcome());
     }
 }

@@ -2,6 +2,7 @@ package io.orderflow.payment;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -12,16 +13,22 @@ import jakarta.ws.rs.ProcessingException;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.order.OrderService;
 import io.orderflow.order.OrderTransitions;
+import io.orderflow.order.OrderView;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.problem.ProblemMappers;
 import io.orderflow.shared.security.Caller;
 
 /**
@@ -45,9 +52,15 @@ public class PaymentService {
     private final Refunds refunds;
     private final PaymentConfig config;
     private final MeterRegistry metrics;
+    private final OrderService orders;
+    private final IdempotencyRecords keys;
+    private final ObjectMapper json;
 
     PaymentService(OrderTransitions transitions, PaymentStore payments, PaymentGateway gateway, Refunds refunds, PaymentConfig config,
-            MeterRegistry metrics) {
+            MeterRegistry metrics, OrderService orders, IdempotencyRecords keys, ObjectMapper json) {
+        this.orders = orders;
+        this.keys = keys;
+        this.json = json;
         this.transitions = transitions;
         this.payments = payments;
         this.gateway = gateway;
@@ -56,43 +69,43 @@ public class PaymentService {
         this.metrics = metrics;
     }
 
+    /** What a pay comes to: the order's transition, or the customer's authentication the provider waits for. */
+    public sealed interface Paying {
+    }
+
+    /** The order after paying (or as it is, when it was paid before). */
+    public record Paid(OrderTransitions.Outcome outcome) implements Paying {
+    }
+
+    /** The provider waits for the customer to authenticate (3-D Secure) at {@code nextAction}; the order is still created. */
+    public record ActionRequired(OrderView order, ProviderCharge.NextAction nextAction) implements Paying {
+    }
+
     /**
      * Pays an order with a payment method (null: the default one). An attempt whose outcome is still
-     * unknown is re-sent as it was first sent, whatever method this request names.
+     * unknown is re-sent as it was first sent, whatever method this request names. The order is read
+     * again before each new attempt, so an order cancelled meanwhile is never charged.
      */
-    public OrderTransitions.Outcome pay(Caller caller, UUID orderId, String paymentMethod, String commandId) {
+    public Paying pay(Caller caller, UUID orderId, String paymentMethod, String commandId) {
         String method = paymentMethod == null ? config.defaultMethod() : paymentMethod;
-        Claiming first = claim(caller, orderId, method);
-        if (first.order().status() != OrderStatus.CREATED) {
-            // Paid before (a repeat) or past paying (409): the lifecycle answers, nothing is charged.
-            return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
-        }
-        OrderTransitions.Snapshot order = first.order();
-        Optional<PaymentClaim> claim = first.claim();
-        for (int looks = 1; claim.isEmpty(); looks++) {
+        for (int looks = 1;; looks++) {
+            Claiming claiming = claim(caller, orderId, method);
+            if (claiming.order().status() != OrderStatus.CREATED) {
+                // Paid before (a repeat) or past paying (409): the lifecycle answers, nothing is charged.
+                return new Paid(transitions.apply(caller, orderId, OrderEvent.PAY, commandId));
+            }
+            if (claiming.claim().isPresent()) {
+                return charge(caller, claiming.claim().get(), commandId);
+            }
             Payment.Status latest = payments.latest(orderId).orElseThrow().status;
             if (latest == Payment.Status.PROCESSING || latest == Payment.Status.FAILURE && looks == MAX_LOOKS) {
                 throw paymentInProgress();
             }
             if (latest != Payment.Status.FAILURE) {
                 // Charged while this request looked: the order was paid (or cancelled) with that charge; the lifecycle answers.
-                return transitions.apply(caller, orderId, OrderEvent.PAY, commandId);
+                return new Paid(transitions.apply(caller, orderId, OrderEvent.PAY, commandId));
             }
             // The attempt another request held failed meanwhile (declined, refused, voided): this request makes its own.
-            claim = payments.claimToCharge(orderId, order.totalAmount(), order.currency(), method);
-        }
-        ProviderCharge charge = charge(claim.get());
-        try {
-            return complete(caller, claim.get(), charge.reference(), commandId);
-        } catch (ClaimLostException e) {
-            throw paymentInProgress();
-        } catch (ProblemException answered) {
-            throw answered;
-        } catch (RuntimeException notRecorded) {
-            // Charged, but the database failed before it was recorded: free the attempt, so that a retry
-            // re-sends it under its key and records the provider's first answer (recovery does otherwise).
-            releaseAfterFailure(claim.get());
-            throw notRecorded;
         }
     }
 
@@ -109,29 +122,130 @@ public class PaymentService {
     record Claiming(OrderTransitions.Snapshot order, Optional<PaymentClaim> claim) {
     }
 
-    private ProviderCharge charge(PaymentClaim claim) {
-        ChargeRequest call = new ChargeRequest(claim.orderId(), Money.format(claim.amount(), claim.currency()), claim.currency(),
-                claim.paymentMethod());
+    /** Sends the claimed attempt to the provider and acts on its answer, read strictly. */
+    private Paying charge(Caller caller, PaymentClaim claim, String commandId) {
+        ProviderCharge answer;
         try {
-            ProviderCharge charge = gateway.charge(claim.key(), call);
-            count("charged");
-            return charge;
+            answer = gateway.charge(claim.key(), new ChargeRequest(claim.orderId(), Money.format(claim.amount(), claim.currency()),
+                    claim.currency(), claim.paymentMethod(), Map.of(ChargeRequest.DEPLOYMENT, config.deploymentId()),
+                    config.returnUrl().replace("{orderId}", claim.orderId().toString())));
         } catch (PaymentDeclinedException e) {
-            payments.failed(claim, "declined");
-            count("declined");
-            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_DECLINED, "The payment provider declined the charge; the order is still open and may be paid again."));
+            throw declined(claim, "declined");
         } catch (DownstreamRefusedException e) {
             payments.failed(claim, "refused with " + e.status());
             count("refused");
             throw new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_ERROR, "The payment provider refused the request; nothing was charged."));
         } catch (DownstreamUnavailableException | ProcessingException | FaultToleranceException e) {
-            // The charge may still land: recovery asks the provider until it knows.
-            payments.release(claim, Instant.now());
-            count("unavailable");
-            LOG.warnf("Payment provider unavailable for %s after retries: %s", claim.key(), e.toString());
-            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did not answer; the order is still open. Retry the payment with the same Idempotency-Key."),
-                    Duration.ofSeconds(1));
+            throw unknown(claim, e.toString());
         }
+        ProviderCharge.Reading reading = answer == null ? ProviderCharge.Reading.UNKNOWN : answer.readFor(claim.amount(), claim.currency());
+        return switch (reading) {
+            case SUCCEEDED -> {
+                count("charged");
+                yield completeOrRelease(caller, claim, answer.reference(), commandId);
+            }
+            case NOT_CHARGED -> throw declined(claim, answer.status());
+            case WRONG_AMOUNT -> throw wrongAmount(claim, answer);
+            case REQUIRES_ACTION -> actionRequired(caller, claim, answer.nextAction());
+            case UNKNOWN -> throw unknown(claim, answer == null ? "an empty answer" : "status " + answer.status());
+        };
+    }
+
+    private Paid completeOrRelease(Caller caller, PaymentClaim claim, String reference, String commandId) {
+        try {
+            return new Paid(complete(caller, claim, reference, commandId));
+        } catch (ClaimLostException e) {
+            throw paymentInProgress();
+        } catch (ProblemException answered) {
+            throw answered;
+        } catch (RuntimeException notRecorded) {
+            // Charged, but the database failed before it was recorded: free the attempt, so that a retry
+            // re-sends it under its key and records the provider's first answer (recovery does otherwise).
+            releaseAfterFailure(claim);
+            throw notRecorded;
+        }
+    }
+
+    /**
+     * A certain "not charged": the attempt fails and the 402 is kept as the Idempotency-Key's answer in
+     * the same commit, so that a retry with the key replays it and never starts another attempt. Should
+     * that commit fail, the attempt stays open and a retry re-sends it under its key.
+     */
+    private ProblemException declined(PaymentClaim claim, String reason) {
+        ProblemException answer = new ProblemException(Problem.of(ProblemCode.PAYMENT_DECLINED,
+                "The payment provider declined the charge; the order is still open and may be paid again."));
+        boolean failedHere;
+        try {
+            failedHere = failWithAnswer(claim, reason, answer);
+        } catch (RuntimeException notRecorded) {
+            releaseAfterFailure(claim);
+            throw notRecorded;
+        }
+        if (!failedHere) {
+            return paymentInProgress();
+        }
+        count("declined");
+        return answer;
+    }
+
+    @Transactional
+    boolean failWithAnswer(PaymentClaim claim, String reason, ProblemException answer) {
+        if (!payments.failed(claim, reason)) {
+            return false;
+        }
+        keys.keepWithEffect(ProblemMappers.builder(answer.problem(), json).build());
+        return true;
+    }
+
+    /** The provider charged another amount or currency than asked: see {@link #refundWrongAmount}. */
+    private ProblemException wrongAmount(PaymentClaim claim, ProviderCharge answer) {
+        return !refundWrongAmount(claim, answer) ? paymentInProgress() : new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_ERROR,
+                "The payment provider charged another amount than the order's; that charge is being given back, and the order is still open."));
+    }
+
+    /**
+     * A charge of another amount or currency than asked goes back in full, and its attempt fails (nothing
+     * of it is kept), so the order may be paid again. False when another holder took the attempt over.
+     */
+    boolean refundWrongAmount(PaymentClaim claim, ProviderCharge answer) {
+        Optional<String> refund = failAndRefund(claim, answer);
+        refund.ifPresent(refunds::deliverNow);
+        if (refund.isPresent()) {
+            count("wrong-amount");
+            LOG.warnf("The provider charged %s %s under %s for an order of %s %s; the charge is being refunded", answer.amount(),
+                    answer.currency(), claim.key(), Money.format(claim.amount(), claim.currency()), claim.currency());
+        }
+        return refund.isPresent();
+    }
+
+    /** Fails the attempt and queues the refund of what it took, in one transaction; empty when the claim was lost. */
+    @Transactional
+    Optional<String> failAndRefund(PaymentClaim claim, ProviderCharge answer) {
+        if (!payments.failed(claim, "charged " + answer.amount() + " " + answer.currency())) {
+            return Optional.empty();
+        }
+        return Optional.of(refunds.queueWrongAmount(claim, answer));
+    }
+
+    /** No certain answer: the attempt stays open under its key; a retry re-sends it, recovery settles it otherwise. */
+    private ProblemException unknown(PaymentClaim claim, String why) {
+        payments.release(claim, Instant.now());
+        count("unavailable");
+        LOG.warnf("Payment %s has no certain outcome yet: %s", claim.key(), why);
+        return new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE,
+                "The payment provider did not confirm the charge; the order is still open. Retry the payment with the same Idempotency-Key."),
+                Duration.ofSeconds(1));
+    }
+
+    /**
+     * The customer must authenticate first: the attempt stays open under its key, to be settled when
+     * the provider confirms (its event, a pay re-sending the key, or recovery's lookup); past the
+     * processing horizon an abandoned authentication is voided.
+     */
+    private ActionRequired actionRequired(Caller caller, PaymentClaim claim, ProviderCharge.NextAction next) {
+        payments.release(claim, Instant.now());
+        count("requires-action");
+        return new ActionRequired(orders.get(caller, claim.orderId().toString()), next);
     }
 
     /** Records a certain charge of the attempt and pays its order; a charge the order no longer wants goes back. */

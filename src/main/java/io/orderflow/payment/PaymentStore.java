@@ -120,8 +120,8 @@ class PaymentStore {
         return fenced(RELEASE, claim).setParameter("next", nextCheck).executeUpdate() == 1;
     }
 
-    /** The provider certainly did not charge under this attempt's key (declined, refused, voided). */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    /** The provider certainly did not charge under this attempt's key (declined, refused, voided); in the caller's transaction if any. */
+    @Transactional
     public boolean failed(PaymentClaim claim, String reason) {
         return fenced(FAIL, claim).setParameter("reason", reason).executeUpdate() == 1;
     }

@@ -126,6 +126,16 @@ class Refunds implements OutboxHandler {
         queue(strayKeyFor(charge.key()), new RefundRequest(charge.orderId(), charge.amount(), charge.currency(), charge.reference()));
     }
 
+    /**
+     * Queues, in the caller's transaction, the refund of an attempt's charge that took another amount or
+     * currency than asked: all it took goes back, under the attempt's own refund key. Returns the key.
+     */
+    String queueWrongAmount(PaymentClaim claim, ProviderCharge charge) {
+        String key = strayKeyFor(claim.key());
+        queue(key, new RefundRequest(claim.orderId(), charge.amount(), charge.currency(), charge.reference()));
+        return key;
+    }
+
     /** Tries a queued refund at once, after the transaction that queued it committed; the outbox retries it otherwise. */
     void deliverNow(String key) {
         outboxDelivery.deliverNow(key);

@@ -45,7 +45,8 @@ public class SandboxProviders {
 
     /** What the providers are sent: the order, for money calls an amount, for charges a method, for refunds the charge. */
     public record Call(UUID orderId, @Schema(ref = ApiDocument.AMOUNT_INPUT) BigDecimal amount, String currency,
-            List<Map<String, Object>> items, String paymentMethod, String charge) {
+            List<Map<String, Object>> items, String paymentMethod, String charge, Map<String, String> metadata,
+            String returnUrl) {
     }
 
     /** One page of charges, oldest first, and the cursor of the next page or null. */
@@ -54,6 +55,10 @@ public class SandboxProviders {
 
     static final String DEFAULT_METHOD = "pm_card_visa";
     private static final String DECLINED_METHODS = "pm_card_chargeDeclined";
+    /** The test-mode method whose charges wait for the customer's authentication (3-D Secure). */
+    static final String AUTHENTICATION_METHOD = "pm_card_authenticationRequired";
+    /** Where a customer authenticates a charge; the charge's reference, random and unguessable, names it. */
+    static final String AUTHENTICATION_PATH = "/sandbox/payments/authenticate/";
     private static final BigDecimal DECLINED_CENTS = new BigDecimal("0.51");
     /** How long past its expected end a processing call is waited for before it counts as abandoned. */
     private static final Duration ABANDONED_AFTER = Duration.ofSeconds(10);
@@ -64,14 +69,15 @@ public class SandboxProviders {
     private static final String LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))";
     private static final String EFFECT_COLUMNS = """
             e.id, e.kind, e.reference, e.idempotency_key, e.order_id, e.amount, e.currency, e.created_at, e.status, e.payment_method,
-            e.charge_reference, e.settles_by,
+            e.charge_reference, e.settles_by, e.deployment, e.return_url,
             EXISTS (SELECT 1 FROM sandbox_effects r WHERE r.kind = 'refund' AND r.charge_reference = e.reference) AS refunded
             """;
     private static final String FIND = "SELECT " + EFFECT_COLUMNS + " FROM sandbox_effects e WHERE e.kind = :kind AND e.idempotency_key = :key";
     private static final String INSERT = """
             INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, payment_method,
-                charge_reference, settles_by, created_at)
-            VALUES (:kind, :key, :orderId, :amount, :currency, :reference, :status, :method, :charge, :settlesBy, :now)""";
+                charge_reference, settles_by, deployment, return_url, created_at)
+            VALUES (:kind, :key, :orderId, :amount, :currency, :reference, :status, :method, :charge, :settlesBy, :deployment, :returnUrl,
+                :now)""";
     private static final String FINISH = """
             UPDATE sandbox_effects SET status = 'succeeded', created_at = :now
             WHERE kind = :kind AND idempotency_key = :key AND status = 'processing'""";
@@ -83,12 +89,22 @@ public class SandboxProviders {
     private static final String FORGET_ABANDONED = """
             DELETE FROM sandbox_effects
             WHERE kind = :kind AND idempotency_key = :key AND status = 'processing' AND settles_by < :now""";
+    // Every charge, as a real provider lists them: declined, voided and waiting ones too.
     private static final String LIST_CHARGES = "SELECT " + EFFECT_COLUMNS + """
              FROM sandbox_effects e
-            WHERE e.kind = 'charge' AND e.status = 'succeeded' AND e.created_at >= :since AND e.created_at < :until AND e.id > :after
+            WHERE e.kind = 'charge' AND e.created_at >= :since AND e.created_at < :until AND e.id > :after
             ORDER BY e.id LIMIT :limit""";
     private static final String LEDGER = "SELECT " + EFFECT_COLUMNS + """
              FROM sandbox_effects e WHERE e.order_id = :orderId AND e.status = 'succeeded' ORDER BY e.id""";
+    // The customer's answer to the authentication of a charge, once.
+    private static final String AUTHENTICATE = """
+            UPDATE sandbox_effects SET status = :status, created_at = :now
+            WHERE kind = 'charge' AND reference = :reference AND status = 'requires_action'
+            RETURNING return_url""";
+    private static final String AWAITING_AUTHENTICATION = """
+            SELECT 1 FROM sandbox_effects WHERE kind = 'charge' AND reference = :reference AND status = 'requires_action'""";
+    private static final String VOID_AUTHENTICATION = """
+            UPDATE sandbox_effects SET status = 'voided' WHERE kind = 'charge' AND idempotency_key = :key AND status = 'requires_action'""";
     private static final String RECORD_CALL = """
             INSERT INTO sandbox_calls (kind, idempotency_key, order_id, status, at, answered_at)
             VALUES (:kind, :key, :orderId, :status, :arrived, :now)""";
@@ -153,8 +169,10 @@ public class SandboxProviders {
         String method = kind == Kind.CHARGE ? Optional.ofNullable(call.paymentMethod()).orElse(DEFAULT_METHOD) : null;
         boolean declined = kind == Kind.CHARGE && (method.startsWith(DECLINED_METHODS)
                 || (call.amount() != null && call.amount().remainder(BigDecimal.ONE).compareTo(DECLINED_CENTS) == 0));
-        insert(kind, key, call, method, declined ? "declined" : "processing", Instant.now().plus(latency).plus(ABANDONED_AFTER));
-        return declined ? Optional.of(answer(current(kind, key).orElseThrow(), 201)) : Optional.empty();
+        boolean authenticates = kind == Kind.CHARGE && !declined && method.equals(AUTHENTICATION_METHOD);
+        insert(kind, key, call, method, declined ? "declined" : authenticates ? "requires_action" : "processing",
+                authenticates ? null : Instant.now().plus(latency).plus(ABANDONED_AFTER));
+        return declined || authenticates ? Optional.of(answer(current(kind, key).orElseThrow(), 201)) : Optional.empty();
     }
 
     /** Completes a processing call, unless it was given up as abandoned meanwhile. */
@@ -193,12 +211,33 @@ public class SandboxProviders {
     Map<String, Object> voidUnlessUsed(String key, UUID orderId) {
         lock(Kind.CHARGE, key);
         if (current(Kind.CHARGE, key).isEmpty()) {
-            insert(Kind.CHARGE, key, new Call(orderId, null, null, null, null, null), null, "voided", null);
+            insert(Kind.CHARGE, key, new Call(orderId, null, null, null, null, null, null, null), null, "voided", null);
         }
+        // An authentication never completed is cancelled, as a provider cancels a payment intent that waits for its customer.
+        db.createNativeQuery(VOID_AUTHENTICATION).setParameter("key", key).executeUpdate();
         return current(Kind.CHARGE, key).orElseThrow();
     }
 
-    /** Succeeded charges made in [since, until), oldest first, each saying whether it was refunded. */
+    /**
+     * The customer's answer at the authentication page: the charge waiting for it succeeds, or fails
+     * (declined). Returns where the customer goes back to; empty when no charge waits under that reference.
+     */
+    @Transactional
+    public Optional<String> authenticate(String reference, boolean approved) {
+        @SuppressWarnings("unchecked")
+        List<String> returnTo = db.createNativeQuery(AUTHENTICATE).setParameter("status", approved ? "succeeded" : "declined")
+                .setParameter("now", Instant.now()).setParameter("reference", reference).getResultList();
+        return returnTo.stream().findFirst().map(url -> url == null ? "/" : url);
+    }
+
+    /** Whether a charge waits for its customer's authentication under this reference. */
+    @Transactional
+    public boolean awaitsAuthentication(String reference) {
+        return !db.createNativeQuery(AWAITING_AUTHENTICATION)
+                .setParameter("reference", reference).getResultList().isEmpty();
+    }
+
+    /** Charges made in [since, until), oldest first, each saying whether it was refunded. */
     @Transactional
     public ListedCharges charges(Instant since, Instant until, long after, int limit) {
         @SuppressWarnings("unchecked")
@@ -254,7 +293,10 @@ public class SandboxProviders {
                 .setParameter("amount", call.amount()).setParameter("currency", call.currency())
                 .setParameter("reference", kind.column() + "_" + UUID.randomUUID().toString().replace("-", ""))
                 .setParameter("status", status).setParameter("method", method).setParameter("charge", call.charge())
-                .setParameter("settlesBy", settlesBy).setParameter("now", Instant.now())
+                .setParameter("settlesBy", settlesBy)
+                .setParameter("deployment", call.metadata() == null ? null : call.metadata().get("deployment"))
+                .setParameter("returnUrl", call.returnUrl())
+                .setParameter("now", Instant.now())
                 .executeUpdate();
     }
 
@@ -262,6 +304,7 @@ public class SandboxProviders {
     private static Answer answer(Map<String, Object> effect, int success) {
         return switch ((String) effect.get("status")) {
             case "succeeded" -> new Answer(success, effect);
+            case "requires_action" -> new Answer(success, effect);
             case "declined" -> new Answer(402, Map.of("status", "declined", "key", effect.get("key"), "reason", "card declined"));
             case "voided" -> new Answer(410, Map.of("status", "voided", "key", effect.get("key")));
             default -> new Answer(409, Map.of("status", "processing", "key", effect.get("key")));
@@ -286,6 +329,12 @@ public class SandboxProviders {
         }
         if ("charge".equals(row.get("kind"))) {
             effect.put("refunded", row.get("refunded"));
+        }
+        if (row.get("deployment") != null) {
+            effect.put("metadata", Map.of("deployment", row.get("deployment")));
+        }
+        if ("requires_action".equals(row.get("status"))) {
+            effect.put("nextAction", Map.of("type", "redirect", "url", AUTHENTICATION_PATH + row.get("reference")));
         }
         effect.put("at", row.get("created_at").toString());
         return effect;

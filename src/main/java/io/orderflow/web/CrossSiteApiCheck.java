@@ -31,7 +31,8 @@ public class CrossSiteApiCheck {
     /** The types a form (or a no-cors fetch) sends without asking the server first; multipart is refused as a type by RequestBodies. */
     private static final Set<String> FORM_TYPES = Set.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data");
     private static final String BASIC = "basic ";
-    private static final List<String> PAGE_POSTS = List.of(CheckoutPage.PATH, LogoutPage.PATH);
+    // The sandbox issuer's authentication page stands for another site, a bank's: its address is its capability.
+    private static final List<String> PAGE_POSTS = List.of(CheckoutPage.PATH, LogoutPage.PATH, "/sandbox/payments/authenticate");
 
     private final CrossSite crossSite;
     private final String sessionCookie;

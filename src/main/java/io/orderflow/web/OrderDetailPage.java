@@ -1,5 +1,6 @@
 package io.orderflow.web;
 
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -133,7 +134,11 @@ public class OrderDetailPage {
             Caller caller = Caller.of(identity);
             OrderEvent event = OrderEvent.fromWireName(action);
             if (event == OrderEvent.PAY) {
-                payments.pay(caller, orderId, PayRequest.methodOf(new PayRequest(paymentMethod)), command);
+                if (payments.pay(caller, orderId, PayRequest.methodOf(new PayRequest(paymentMethod)), command)
+                        instanceof PaymentService.ActionRequired authenticate) {
+                    // The provider's page authenticates the customer and sends them back to this order.
+                    return Response.seeOther(URI.create(authenticate.nextAction().url())).build();
+                }
             } else {
                 transitions.apply(caller, orderId, event, command);
             }

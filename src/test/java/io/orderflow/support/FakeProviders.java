@@ -34,10 +34,20 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class FakeProviders implements QuarkusTestResourceLifecycleManager {
 
-    /** A scripted answer. */
-    public record Reply(int status, Map<String, String> headers) {
+    /** A scripted answer; a null body is the provider's usual one for the status (see {@link #answer}). */
+    public record Reply(int status, Map<String, String> headers, String body) {
+
+        public Reply(int status, Map<String, String> headers) {
+            this(status, headers, null);
+        }
+
         public static Reply status(int status) {
             return new Reply(status, Map.of());
+        }
+
+        /** An answer with this JSON body; WireMock's response templates may fill it from the request. */
+        public static Reply json(int status, String body) {
+            return new Reply(status, Map.of(), body);
         }
     }
 
@@ -46,6 +56,13 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
     }
 
     private static final String KEY = "Idempotency-Key";
+    /**
+     * A provider's success: the call's key, and for a charge the amount and currency it was asked for, as a real
+     * provider echoes what it took. Lookups and voids carry no key or body: their answer names the key null, and no amount.
+     */
+    public static final String SUCCEEDED = """
+            {"reference":"fake-{{{val request.headers.Idempotency-Key or='null'}}}","key":"{{{val request.headers.Idempotency-Key or='null'}}}",\
+            "status":"succeeded","amount":"{{jsonPath request.body '$.amount'}}","currency":"{{jsonPath request.body '$.currency'}}"}""";
     // Scripts come before the answer to unscripted calls; a path's script is the scenario named by the path.
     private static final int SCRIPTED = 1;
     private static final int UNSCRIPTED = 10;
@@ -119,23 +136,33 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
 
     /** In the order they arrived; the journal holds each call with its answer before the answer leaves. */
     public static List<Call> calls(String path, String key) {
+        return arrived(path, key).stream()
+                .map(event -> new Call(path, key, event.getRequest().getLoggedDate().toInstant(), event.getResponse().getStatus()))
+                .toList();
+    }
+
+    /** The bodies of the calls at this path with this key, in the order they arrived. */
+    public static List<String> bodies(String path, String key) {
+        return arrived(path, key).stream().map(event -> event.getRequest().getBodyAsString()).toList();
+    }
+
+    /** The calls at this path with this key, oldest first. */
+    private static List<ServeEvent> arrived(String path, String key) {
         RequestPattern pattern = anyRequestedFor(urlPathEqualTo(path)).withHeader(KEY, equalTo(key)).build();
         List<ServeEvent> events = new ArrayList<>(server.getAllServeEvents());
         Collections.reverse(events); // the journal lists the latest first
-        return events.stream().filter(event -> pattern.match(event.getRequest()).isExactMatch())
-                .map(event -> new Call(path, key, event.getRequest().getLoggedDate().toInstant(), event.getResponse().getStatus()))
-                .toList();
+        return events.stream().filter(event -> pattern.match(event.getRequest()).isExactMatch()).toList();
     }
 
     private static ResponseDefinitionBuilder answer(Reply reply) {
         ResponseDefinitionBuilder answer = aResponse().withStatus(reply.status()).withHeader("Content-Type", "application/json");
         reply.headers().forEach(answer::withHeader);
+        if (reply.body() != null) {
+            return answer.withBody(reply.body()).withTransformers("response-template");
+        }
         if (reply.status() >= 300) {
             return answer.withBody("{\"status\":\"refused\"}");
         }
-        // Lookups and voids carry no key: their answer names the key null.
-        String key = "{{{val request.headers.Idempotency-Key or='null'}}}";
-        return answer.withBody("{\"reference\":\"fake-" + key + "\",\"key\":\"" + key + "\",\"status\":\"succeeded\"}")
-                .withTransformers("response-template");
+        return answer.withBody(SUCCEEDED).withTransformers("response-template");
     }
 }

@@ -43,12 +43,21 @@ public final class Orders {
 
     /** The first column of the first row of a query with string parameters, or null. */
     public static String value(String sql, String... parameters) {
+        return values(sql, parameters).stream().findFirst().orElse(null);
+    }
+
+    /** The first column of every row of a query with string parameters. */
+    public static List<String> values(String sql, String... parameters) {
         try (Connection connection = TestServers.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i], java.sql.Types.OTHER);
             }
             try (ResultSet rows = statement.executeQuery()) {
-                return rows.next() ? rows.getString(1) : null;
+                List<String> values = new ArrayList<>();
+                while (rows.next()) {
+                    values.add(rows.getString(1));
+                }
+                return values;
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);

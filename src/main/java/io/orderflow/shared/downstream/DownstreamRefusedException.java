@@ -1,6 +1,6 @@
 package io.orderflow.shared.downstream;
 
-/** A provider refused the call with a 4xx other than 409 and 429: repeating it would be refused again. */
+/** A provider refused the call with an answer that says it did nothing (see {@link DownstreamErrors}): repeating it would be refused again. */
 public class DownstreamRefusedException extends RuntimeException {
 
     private final int status;
