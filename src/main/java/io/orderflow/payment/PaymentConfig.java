@@ -69,6 +69,19 @@ public interface PaymentConfig {
     @WithDefault("15M")
     Duration refundOverdueAfter();
 
+    /** The provider's signed event notifications, POST /payments/provider-events. */
+    Events events();
+
+    interface Events {
+
+        /** The secret the provider signs its notifications with; without one, notifications are refused (404). */
+        Optional<String> secret();
+
+        /** How far a notification's signed timestamp may be from now: an older one is refused as a replay. */
+        @WithDefault("5M")
+        Duration tolerance();
+    }
+
     /** Reconciliation of the provider's charges with the payments table. */
     Reconciliation reconciliation();
 

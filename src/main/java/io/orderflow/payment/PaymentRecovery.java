@@ -10,8 +10,6 @@ import org.jboss.logging.Logger;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderTransitions;
 import io.orderflow.shared.StopsWithTheApp;
-import io.orderflow.shared.problem.ProblemException;
-import io.orderflow.shared.security.Caller;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -78,29 +76,6 @@ class PaymentRecovery {
             LOG.infof("Payment %s is still unknown: %s", claim.key(), noAnswer.toString());
             return;
         }
-        ProviderCharge.Reading reading = answer.map(charge -> charge.readFor(claim.amount(), claim.currency()))
-                .orElse(ProviderCharge.Reading.UNKNOWN);
-        switch (reading) {
-            case SUCCEEDED -> {
-                try {
-                    service.complete(new Caller(order.customer(), false), claim, answer.get().reference(), RECOVERY);
-                } catch (ProblemException cancelledMeanwhile) {
-                    // the charge is recorded and its refund queued
-                } catch (PaymentService.ClaimLostException e) {
-                    return;
-                }
-                service.count("recovered-charged");
-            }
-            case WRONG_AMOUNT -> service.refundWrongAmount(claim, answer.get());
-            case NOT_CHARGED -> {
-                payments.failed(claim, answer.get().status());
-                service.count("recovered-not-charged");
-            }
-            // Still processing or authenticating, or never seen yet: asked again at the next run, voided past the horizon.
-            case REQUIRES_ACTION, UNKNOWN -> {
-                payments.release(claim, Instant.now());
-                service.count("unknown");
-            }
-        }
+        service.settle(claim, order.customer(), answer, RECOVERY);
     }
 }

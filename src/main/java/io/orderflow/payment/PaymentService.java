@@ -248,6 +248,40 @@ public class PaymentService {
         return new ActionRequired(orders.get(caller, claim.orderId().toString()), next);
     }
 
+    /**
+     * Settles a claimed attempt by what the provider says of its key (empty: it never saw it), by the
+     * pay path's rules: charged for the right amount means paid (or refunded if the order no longer
+     * wants it), charged otherwise means refunded, certainly not charged means failed, so that a later
+     * pay starts a new attempt; anything else leaves it open to be asked about again. {@code actor}
+     * names who learned it, recorded as the history's command id.
+     */
+    void settle(PaymentClaim claim, String customer, Optional<ProviderCharge> answer, String actor) {
+        ProviderCharge.Reading reading = answer.map(charge -> charge.readFor(claim.amount(), claim.currency()))
+                .orElse(ProviderCharge.Reading.UNKNOWN);
+        switch (reading) {
+            case SUCCEEDED -> {
+                try {
+                    complete(new Caller(customer, false), claim, answer.get().reference(), actor);
+                } catch (ProblemException cancelledMeanwhile) {
+                    // the charge is recorded and its refund queued
+                } catch (ClaimLostException e) {
+                    return;
+                }
+                count("recovered-charged");
+            }
+            case WRONG_AMOUNT -> refundWrongAmount(claim, answer.get());
+            case NOT_CHARGED -> {
+                payments.failed(claim, answer.get().status());
+                count("recovered-not-charged");
+            }
+            // Still processing or authenticating, or never seen yet: asked again later, voided past the horizon.
+            case REQUIRES_ACTION, UNKNOWN -> {
+                payments.release(claim, Instant.now());
+                count("unknown");
+            }
+        }
+    }
+
     /** Records a certain charge of the attempt and pays its order; a charge the order no longer wants goes back. */
     OrderTransitions.Outcome complete(Caller caller, PaymentClaim claim, String reference, String commandId) {
         try {

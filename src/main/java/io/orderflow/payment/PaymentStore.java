@@ -42,6 +42,11 @@ class PaymentStore {
             UPDATE payments SET claim_id = :claim, claimed_until = :until, next_check_at = :until, updated_at = :now
             WHERE id = :id AND status = 'PROCESSING' AND claimed_until < :now AND next_check_at <= :now
             RETURNING\s""" + CLAIM_COLUMNS;
+    /** A provider's notification settles an open attempt that no request or job is talking to the provider about. */
+    private static final String TAKE_OVER_TO_SETTLE = """
+            UPDATE payments SET claim_id = :claim, claimed_until = :until, next_check_at = :until, updated_at = :now
+            WHERE idempotency_key = :key AND status = 'PROCESSING' AND claimed_until < :now
+            RETURNING\s""" + CLAIM_COLUMNS;
     private static final String RELEASE = """
             UPDATE payments SET claimed_until = :now, next_check_at = :next, updated_at = :now
             WHERE id = :id AND claim_id = :claim AND status = 'PROCESSING'""";
@@ -112,6 +117,12 @@ class PaymentStore {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Optional<PaymentClaim> claimToCheck(long paymentId) {
         return claim(claiming(TAKE_OVER_TO_CHECK).setParameter("id", paymentId), Instant.now());
+    }
+
+    /** Claims the open attempt of a charge key, unless a request or job holds it (that one settles it). */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<PaymentClaim> claimToSettle(String key) {
+        return claim(claiming(TAKE_OVER_TO_SETTLE).setParameter("key", key), Instant.now());
     }
 
     /** Gives up a claim without knowing the outcome; recovery asks the provider again at {@code nextCheck}. */

@@ -16,6 +16,7 @@ enum PurgedTable {
     OUTBOX_DELIVERED("outbox_delivered", Statements.OUTBOX_DELIVERED, false, RetentionConfig.Ages::outboxDelivered),
     ORDER_TOKENS("order_tokens", Statements.TOKEN_REFUSALS, false, RetentionConfig.Ages::tokenRefusals),
     IDEMPOTENCY_KEYS("idempotency_keys", Statements.IDEMPOTENCY_KEYS, false, RetentionConfig.Ages::idempotencyKeys),
+    PROVIDER_EVENTS("provider_events", Statements.PROVIDER_EVENTS, false, RetentionConfig.Ages::providerEvents),
     RECONCILIATION_REPORTS("reconciliation_reports", Statements.RECONCILIATION_REPORTS, false,
             RetentionConfig.Ages::reconciliationReports),
     // Dropped outside the dev, test and demo profiles (V14).
@@ -71,6 +72,9 @@ enum PurgedTable {
         static final String IDEMPOTENCY_KEYS = """
                 DELETE FROM idempotency_keys WHERE scope_hash IN (
                     SELECT scope_hash FROM idempotency_keys WHERE kept_until <= ? LIMIT ? FOR UPDATE SKIP LOCKED)""";
+        static final String PROVIDER_EVENTS = """
+                DELETE FROM provider_events WHERE id IN (
+                    SELECT id FROM provider_events WHERE received_at < ? LIMIT ? FOR UPDATE SKIP LOCKED)""";
         // The newest report is the one staff see (PaymentReconciliation reads the highest id); a small table, one
         // report per reconciliation run, so it needs no index of its own.
         static final String RECONCILIATION_REPORTS = """

@@ -65,6 +65,14 @@ public interface RetentionConfig {
         @WithDefault("0S")
         MaxAge idempotencyKeys();
 
+        /**
+         * provider_events, from received_at: a provider's notification sent again finds its id here. Longer
+         * than providers go on repeating one (Stripe: 3 days); a repeat after it settles nothing anew anyway,
+         * since every payment and refund changes state only once.
+         */
+        @WithDefault("7D")
+        MaxAge providerEvents();
+
         /** reconciliation_reports, from finished_at; the newest report, which staff see, is always kept. */
         @WithDefault("30D")
         MaxAge reconciliationReports();

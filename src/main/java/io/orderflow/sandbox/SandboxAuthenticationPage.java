@@ -47,10 +47,12 @@ public class SandboxAuthenticationPage {
             """;
 
     private final SandboxProviders providers;
+    private final SandboxEvents events;
     private final SandboxConfig config;
 
-    public SandboxAuthenticationPage(SandboxProviders providers, SandboxConfig config) {
+    public SandboxAuthenticationPage(SandboxProviders providers, SandboxEvents events, SandboxConfig config) {
         this.providers = providers;
+        this.events = events;
         this.config = config;
     }
 
@@ -75,8 +77,10 @@ public class SandboxAuthenticationPage {
         if (!valid(reference)) {
             return gone();
         }
-        return providers.authenticate(reference, "approve".equals(answer)).map(back -> Response.seeOther(URI.create(back)).build())
-                .orElseGet(SandboxAuthenticationPage::gone);
+        return providers.authenticate(reference, "approve".equals(answer)).map(back -> {
+            events.send("action.completed", providers.chargeOf(reference));
+            return Response.seeOther(URI.create(back)).build();
+        }).orElseGet(SandboxAuthenticationPage::gone);
     }
 
     private boolean waiting(String reference) {

@@ -34,4 +34,29 @@ public interface SandboxConfig {
 
     @WithDefault("2S")
     Duration slowLatency();
+
+    /** The event notifications (webhooks) the sandbox sends about charges and refunds. */
+    Events events();
+
+    interface Events {
+
+        /** Where to send them ({@code POST}); none: none are sent. Read at each event ({@link SandboxEvents}). */
+        Optional<String> url();
+
+        /** The secret they are signed with: the shop's {@code orders.payments.events.secret}. */
+        @WithDefault("${orders.payments.events.secret:}")
+        Optional<String> secret();
+
+        /** How long after the event each is sent. */
+        @WithDefault("0S")
+        Duration delay();
+
+        /** Up to this much more, at random per copy: events sent close together may arrive in any order. */
+        @WithDefault("0S")
+        Duration jitter();
+
+        /** Share of events (0 to 1) sent twice, as providers do now and then. */
+        @WithDefault("0")
+        double duplicateRate();
+    }
 }

@@ -73,6 +73,7 @@ public class SandboxProviders {
             EXISTS (SELECT 1 FROM sandbox_effects r WHERE r.kind = 'refund' AND r.charge_reference = e.reference) AS refunded
             """;
     private static final String FIND = "SELECT " + EFFECT_COLUMNS + " FROM sandbox_effects e WHERE e.kind = :kind AND e.idempotency_key = :key";
+    private static final String FIND_BY_REFERENCE = "SELECT " + EFFECT_COLUMNS + " FROM sandbox_effects e WHERE e.kind = 'charge' AND e.reference = :reference";
     private static final String INSERT = """
             INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, payment_method,
                 charge_reference, settles_by, deployment, return_url, created_at)
@@ -112,10 +113,12 @@ public class SandboxProviders {
 
     private final EntityManager db;
     private final SandboxConfig config;
+    private final SandboxEvents events;
 
-    public SandboxProviders(EntityManager db, SandboxConfig config) {
+    public SandboxProviders(EntityManager db, SandboxConfig config, SandboxEvents events) {
         this.db = db;
         this.config = config;
+        this.events = events;
     }
 
     /**
@@ -132,13 +135,22 @@ public class SandboxProviders {
         if (ThreadLocalRandom.current().nextDouble() < config.slowRate()) {
             latency = latency.plus(config.slowLatency());
         }
-        Optional<Answer> decided = begin(kind, key, call, latency);
+        Begun begun = begin(kind, key, call, latency);
+        Optional<Answer> decided = begun.answer();
+        if (begun.declinedNow()) {
+            events.send("charge.failed", find(kind, key).orElseThrow());
+        }
         if (decided.isPresent()) {
             return decided.get().status() == 409 ? settledFirst(kind, key).map(first -> answer(first, 201)).orElse(decided.get())
                     : decided.get();
         }
         pause(latency);
-        return finish(kind, key);
+        Answer finished = finish(kind, key);
+        if (finished.status() == 201 && kind != Kind.SHIPMENT) {
+            events.send(kind == Kind.CHARGE ? "charge.succeeded" : "charge.refunded",
+                    kind == Kind.CHARGE ? finished.body() : chargeOf((String) finished.body().get("charge")));
+        }
+        return finished;
     }
 
     /**
@@ -158,13 +170,17 @@ public class SandboxProviders {
         return Optional.empty();
     }
 
-    /** The first result under the key, or a decline, or empty when the call starts processing now. */
+    /** What a call found or decided at once: an answer unless it starts processing now, and whether it declined now. */
+    record Begun(Optional<Answer> answer, boolean declinedNow) {
+    }
+
+    /** The first result under the key, or a decline, or an authentication to wait for, or no answer when the call starts processing now. */
     @Transactional
-    Optional<Answer> begin(Kind kind, String key, Call call, Duration latency) {
+    Begun begin(Kind kind, String key, Call call, Duration latency) {
         lock(kind, key);
         Optional<Map<String, Object>> earlier = current(kind, key);
         if (earlier.isPresent()) {
-            return Optional.of(answer(earlier.get(), 201));
+            return new Begun(Optional.of(answer(earlier.get(), 201)), false);
         }
         String method = kind == Kind.CHARGE ? Optional.ofNullable(call.paymentMethod()).orElse(DEFAULT_METHOD) : null;
         boolean declined = kind == Kind.CHARGE && (method.startsWith(DECLINED_METHODS)
@@ -172,7 +188,7 @@ public class SandboxProviders {
         boolean authenticates = kind == Kind.CHARGE && !declined && method.equals(AUTHENTICATION_METHOD);
         insert(kind, key, call, method, declined ? "declined" : authenticates ? "requires_action" : "processing",
                 authenticates ? null : Instant.now().plus(latency).plus(ABANDONED_AFTER));
-        return declined || authenticates ? Optional.of(answer(current(kind, key).orElseThrow(), 201)) : Optional.empty();
+        return new Begun(declined || authenticates ? Optional.of(answer(current(kind, key).orElseThrow(), 201)) : Optional.empty(), declined);
     }
 
     /** Completes a processing call, unless it was given up as abandoned meanwhile. */
@@ -182,6 +198,14 @@ public class SandboxProviders {
         db.createNativeQuery(FINISH).setParameter("now", Instant.now()).setParameter("kind", kind.column()).setParameter("key", key)
                 .executeUpdate();
         return answer(current(kind, key).orElseThrow(), 201);
+    }
+
+    /** The charge with this provider reference, as the provider's lookup shows it. */
+    @Transactional
+    public Map<String, Object> chargeOf(String reference) {
+        @SuppressWarnings("unchecked")
+        List<Tuple> rows = db.createNativeQuery(FIND_BY_REFERENCE, Tuple.class).setParameter("reference", reference).getResultList();
+        return rows.stream().findFirst().map(SandboxProviders::effect).orElseThrow();
     }
 
     /** The charge made or decided under a key, as the provider's lookup shows it. */

@@ -21,6 +21,7 @@ public enum ProblemCode {
     ORDER_TOKEN_MISSING(400, "Order token missing"),
     IDEMPOTENCY_KEY_MISSING(400, "Idempotency-Key missing"),
     IDEMPOTENCY_KEY_INVALID(400, "Idempotency-Key invalid"),
+    INVALID_SIGNATURE(400, "Invalid signature"),
     UNAUTHORIZED(401, "Unauthorized"),
     PAYMENT_DECLINED(402, "Payment declined"),
     FORBIDDEN(403, "Forbidden"),
