@@ -4,22 +4,31 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Set;
 
 import jakarta.ws.rs.core.Response;
 
 /** Turns a provider's error answer into the exception that says whether to retry. */
 public final class DownstreamErrors {
 
+    /**
+     * Answers that say the provider did nothing with the request: malformed, unauthenticated, forbidden,
+     * unknown, gone, too large, of a type it does not take, or invalid. Any other failure (408, 409, 425,
+     * 429, 499, 5xx, a status no provider documents) may come after the request took effect, from the
+     * provider or a balancer in front of it: its outcome is unknown, and it is retried with the same key,
+     * which is what settles it.
+     */
+    private static final Set<Integer> NOTHING_DONE = Set.of(400, 401, 403, 404, 405, 410, 413, 415, 422);
+
     private DownstreamErrors() {
     }
 
     public static RuntimeException of(Response response) {
         int status = response.getStatus();
-        // 409: a call with the same idempotency key is still being processed (draft-ietf-httpapi-idempotency-key-header).
-        if (status == 409 || status == 429 || status >= 500) {
-            return new DownstreamUnavailableException(status, retryAfter(response.getHeaderString("Retry-After")));
+        if (NOTHING_DONE.contains(status)) {
+            return new DownstreamRefusedException(status, ProviderReason.of(response));
         }
-        return new DownstreamRefusedException(status);
+        return new DownstreamUnavailableException(status, retryAfter(response.getHeaderString("Retry-After")));
     }
 
     /** Retry-After in seconds or as an HTTP date (RFC 9110); null when absent or unreadable. */

@@ -2,7 +2,7 @@ package io.orderflow.shared.downstream;
 
 import java.time.Duration;
 
-/** A provider answered 409 (still processing the key), 429 or 5xx: worth retrying, after {@link #retryAfter()} when it said so. */
+/** A provider failed without saying that it did nothing (409, 429, 5xx, 408 ...): worth retrying with the same key, after {@link #retryAfter()} when it said so. */
 public class DownstreamUnavailableException extends RuntimeException {
 
     private final int status;
