@@ -34,10 +34,20 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class FakeProviders implements QuarkusTestResourceLifecycleManager {
 
-    /** A scripted answer. */
-    public record Reply(int status, Map<String, String> headers) {
+    /** A scripted answer; a failure without a body of its own answers {@code {"status":"refused"}}. */
+    public record Reply(int status, Map<String, String> headers, String body) {
+
+        public Reply(int status, Map<String, String> headers) {
+            this(status, headers, null);
+        }
+
         public static Reply status(int status) {
             return new Reply(status, Map.of());
+        }
+
+        /** A failure that says why, as a real provider does, e.g. {@code {"error":{"code":"charge_already_refunded",...}}}. */
+        public static Reply json(int status, String body) {
+            return new Reply(status, Map.of(), body);
         }
     }
 
@@ -131,7 +141,7 @@ public class FakeProviders implements QuarkusTestResourceLifecycleManager {
         ResponseDefinitionBuilder answer = aResponse().withStatus(reply.status()).withHeader("Content-Type", "application/json");
         reply.headers().forEach(answer::withHeader);
         if (reply.status() >= 300) {
-            return answer.withBody("{\"status\":\"refused\"}");
+            return answer.withBody(reply.body() == null ? "{\"status\":\"refused\"}" : reply.body());
         }
         // Lookups and voids carry no key: their answer names the key null.
         String key = "{{{val request.headers.Idempotency-Key or='null'}}}";
