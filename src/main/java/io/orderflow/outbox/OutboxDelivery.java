@@ -33,9 +33,10 @@ import io.orderflow.shared.tracing.TraceParents;
 /**
  * Delivers the outbox's messages after their transaction committed, at least once, with persisted
  * exponential backoff and jitter, until they succeed; only the kinds whose handler may give up (see
- * {@link OutboxHandler#mayGiveUp()}) are dead-lettered after {@code orders.outbox.max-attempts}. A
- * delivered message moves to {@code outbox_delivered} in the statement that records it, so the outbox
- * holds only work still to do and dead letters.
+ * {@link OutboxHandler#mayGiveUp()}) are dead-lettered after {@code orders.outbox.max-attempts}, and a
+ * message its receiver refused for good ({@link MessageRefusedException}) leaves the line as REFUSED for
+ * staff to settle. A delivered message moves to {@code outbox_delivered} in the statement that records
+ * it, so the outbox holds only work still to do, dead letters and refused messages.
  * Messages travel in two lanes by what their handler can do (see {@link Lane}). Several instances may
  * relay at once: a relay takes a batch of one lane's due messages with FOR UPDATE SKIP LOCKED under
  * a lease id. Messages whose handler delivers in batches go out together and are recorded in one
@@ -54,12 +55,18 @@ public class OutboxDelivery {
     record Lease(UUID id, Duration length, List<OutboxMessage> messages) {
     }
 
+    /** Where a message stands: PENDING, DEAD, REFUSED or DELIVERED. */
+    public record Standing(UUID orderId, String idempotencyKey, String status) {
+    }
+
     /** What a claim took, and when the last of it had fallen due (null when it took nothing). */
     record Claim(Lease lease, Instant lastDue) {
     }
 
     enum Outcome {
         DELIVERED, RETRY, DEAD,
+        /** The receiver refused the message for good: it waits for staff. */
+        REFUSED,
         /** Another relay took the message over before this one came to it: not attempted. */
         TAKEN_OVER,
         /** Attempted, but the lease ran out meanwhile and another relay took the message: the outcome is that relay's to record. */
@@ -104,6 +111,20 @@ public class OutboxDelivery {
     private static final String RETRY_DEAD_LETTER = """
             UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id = :id AND status = 'DEAD'
             RETURNING kind""";
+    private static final String RETRY_REFUSED = """
+            UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id = :id AND kind = :kind AND status = 'REFUSED'
+            RETURNING kind""";
+    // Staff settled a refused message outside the engine: it counts as delivered, and is not queued again.
+    private static final String SETTLE_REFUSED = """
+            WITH settled AS (
+                DELETE FROM outbox WHERE id = :id AND kind = :kind AND status = 'REFUSED'
+                RETURNING id, kind, order_id, idempotency_key, payload, attempts, created_at, trace_parent)
+            INSERT INTO outbox_delivered (id, kind, order_id, idempotency_key, payload, attempts, created_at, delivered_at, trace_parent)
+            SELECT id, kind, order_id, idempotency_key, payload, attempts, created_at, :now, trace_parent FROM settled""";
+    // Two staff settling one message take turns: the second finds it no longer refused.
+    private static final String REFUSED_FOR_UPDATE = """
+            SELECT * FROM outbox WHERE id = :id AND kind = :kind AND status = 'REFUSED' FOR UPDATE""";
+    private static final String STANDING = "SELECT order_id, idempotency_key, status FROM outbox_all WHERE id = :id AND kind = :kind";
 
     private final EntityManager db;
     private final OutboxConfig config;
@@ -157,16 +178,62 @@ public class OutboxDelivery {
     /** Puts a dead letter back in line, with fresh attempts. */
     @Transactional
     boolean retry(long id) {
+        return backInLine(db.createNativeQuery(RETRY_DEAD_LETTER).setParameter("id", id));
+    }
+
+    /** Puts a refused message of this kind back in line, with fresh attempts, in the caller's transaction if any; false when none is refused under this id. */
+    @Transactional
+    public boolean retryRefused(long id, String kind) {
+        return backInLine(db.createNativeQuery(RETRY_REFUSED).setParameter("id", id).setParameter("kind", kind));
+    }
+
+    /** Runs a statement that puts a message back in line, due now; the relays learn of it on commit. */
+    private boolean backInLine(Query retry) {
         Instant now = Instant.now();
         @SuppressWarnings("unchecked")
-        List<String> retried = db.createNativeQuery(RETRY_DEAD_LETTER).setParameter("now", now).setParameter("id", id).getResultList();
+        List<String> retried = retry.setParameter("now", now).getResultList();
         retried.forEach(kind -> writer.written(kind, now));
         return !retried.isEmpty();
+    }
+
+    /** The refused message of this kind under this id, locked until the caller's transaction ends; empty when there is none. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Optional<OutboxMessage> refusedForSettling(long id, String kind) {
+        @SuppressWarnings("unchecked")
+        List<OutboxMessage> refused = db.createNativeQuery(REFUSED_FOR_UPDATE, OutboxMessage.class).setParameter("id", id)
+                .setParameter("kind", kind).getResultList();
+        return refused.stream().findFirst();
+    }
+
+    /**
+     * Records a refused message of this kind as delivered, because staff did its work outside the engine, in the
+     * caller's transaction; false when none is refused under this id.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public boolean settleRefused(long id, String kind) {
+        return db.createNativeQuery(SETTLE_REFUSED).setParameter("id", id).setParameter("kind", kind).setParameter("now", Instant.now())
+                .executeUpdate() == 1;
+    }
+
+    /** Where the message of this kind under this id stands; empty when there is none (or it was delivered long enough ago to be purged). */
+    @Transactional
+    public Optional<Standing> standing(long id, String kind) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = db.createNativeQuery(STANDING).setParameter("id", id).setParameter("kind", kind).unwrap(NativeQuery.class)
+                .addScalar("order_id", UUID.class).addScalar("idempotency_key", String.class).addScalar("status", String.class)
+                .getResultList();
+        return rows.stream().findFirst().map(row -> new Standing((UUID) row[0], (String) row[1], (String) row[2]));
     }
 
     @Transactional
     List<OutboxMessage> deadLetters(int limit) {
         return OutboxMessage.<OutboxMessage>find("status", OutboxMessage.Status.DEAD).page(0, limit).list();
+    }
+
+    /** The first messages of this kind that were refused for good, oldest first. */
+    @Transactional
+    public List<OutboxMessage> refused(String kind, int limit) {
+        return OutboxMessage.<OutboxMessage>find("status = ?1 and kind = ?2 order by id", OutboxMessage.Status.REFUSED, kind).page(0, limit).list();
     }
 
     /** Claims up to a batch of the messages of these kinds due between these times for this relay. */
@@ -235,7 +302,7 @@ public class OutboxDelivery {
             DeliveryError error = DeliveryError.of(e);
             LOG.warnf(error == DeliveryError.UNEXPLAINED ? e : null, "%d outbox messages (%s) failed: %s", messages.size(), handler.kind(),
                     e.toString());
-            messages.forEach(message -> count(message.kind, failed(message, lease, error), 1));
+            messages.forEach(message -> count(message.kind, failed(message, lease, error, false), 1));
             return;
         }
         int recorded = delivered(messages.stream().map(message -> message.id).toList(), lease);
@@ -265,10 +332,14 @@ public class OutboxDelivery {
         } catch (RuntimeException e) {
             span.recordException(e).setStatus(StatusCode.ERROR);
             DeliveryError error = DeliveryError.of(e);
-            outcome = failed(message, lease, error);
+            outcome = failed(message, lease, error, e instanceof MessageRefusedException);
             // Staff see the error's code and message; the exception itself, with a stack trace when it is unexplained, is only here.
             LOG.warnf(error == DeliveryError.UNEXPLAINED ? e : null, "Outbox message %s (%s) failed%s: %s",
-                    message.idempotencyKey, message.kind, outcome == Outcome.DEAD ? " for good" : "", e.toString());
+                    message.idempotencyKey, message.kind, outcome == Outcome.DEAD || outcome == Outcome.REFUSED ? " for good" : "",
+                    e.toString());
+            if (outcome == Outcome.REFUSED) {
+                handlers.handler(message.kind).refused(message, error.message());
+            }
         } finally {
             span.end();
         }
@@ -314,23 +385,33 @@ public class OutboxDelivery {
                 .setParameter("ids", ids).setParameter("leaseId", lease.id()).setParameter("now", Instant.now()).executeUpdate();
     }
 
-    /** Counts the failed attempt and schedules the next one, or dead-letters the message if its kind may give up. */
+    /**
+     * Counts the failed attempt and schedules the next one, or ends the message: refused when its receiver refused it for
+     * good, dead-lettered when its kind may give up and it used its attempts.
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    Outcome failed(OutboxMessage message, Lease lease, DeliveryError error) {
+    Outcome failed(OutboxMessage message, Lease lease, DeliveryError error, boolean refused) {
         // The lease keeps every other writer off the row, so the attempts read with it are still current.
         int attempts = message.attempts + 1;
         boolean lastAttempt = handlers.handler(message.kind).mayGiveUp() && attempts >= config.maxAttempts();
+        OutboxMessage.Status status = refused ? OutboxMessage.Status.REFUSED : lastAttempt ? OutboxMessage.Status.DEAD : OutboxMessage.Status.PENDING;
         Instant now = Instant.now();
+        // An ended message is due no more: its next_attempt_at says when it ended.
         int recorded = db.createNativeQuery(RECORD_FAILURE)
-                .setParameter("status", (lastAttempt ? OutboxMessage.Status.DEAD : OutboxMessage.Status.PENDING).name())
-                .setParameter("attempts", attempts).setParameter("nextAttemptAt", lastAttempt ? now : now.plus(backoff(attempts)))
+                .setParameter("status", status.name())
+                .setParameter("attempts", attempts)
+                .setParameter("nextAttemptAt", status == OutboxMessage.Status.PENDING ? now.plus(backoff(attempts)) : now)
                 .setParameter("errorCode", error.code()).setParameter("errorMessage", error.message())
                 .setParameter("id", message.id).setParameter("leaseId", lease.id())
                 .executeUpdate();
         if (recorded == 0) {
             return Outcome.LEASE_LOST;
         }
-        return lastAttempt ? Outcome.DEAD : Outcome.RETRY;
+        return switch (status) {
+            case REFUSED -> Outcome.REFUSED;
+            case DEAD -> Outcome.DEAD;
+            case PENDING -> Outcome.RETRY;
+        };
     }
 
     /** base * 2^(attempts-1), capped, with equal jitter: between half and all of it. */

@@ -19,4 +19,11 @@ public interface OutboxHandler {
     default boolean mayGiveUp() {
         return false;
     }
+
+    /**
+     * A message of this kind was recorded as refused for good, after {@link #deliver} threw a
+     * {@link MessageRefusedException}; called once per refusal recorded, with the refusal as staff see it.
+     */
+    default void refused(OutboxMessage message, String refusal) {
+    }
 }

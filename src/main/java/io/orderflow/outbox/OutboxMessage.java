@@ -20,7 +20,9 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 public class OutboxMessage extends PanacheEntityBase {
 
     public enum Status {
-        PENDING, DEAD
+        PENDING, DEAD,
+        /** Refused for good by its receiver (see {@link MessageRefusedException}): waits for staff to settle it. */
+        REFUSED
     }
 
     @Id

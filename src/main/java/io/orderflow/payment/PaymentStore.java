@@ -65,7 +65,8 @@ class PaymentStore {
     private static final String OTHER_CHARGES = """
             SELECT count(*) FROM payments WHERE order_id = :orderId AND id <> :id AND status IN ('SUCCESS', 'REFUNDED')""";
 
-    // A dead letter is not on its way back: nobody is making it.
+    // A dead letter is not on its way back: nobody is making it. A refused refund is in staff's hands (they settle it), so
+    // reconciliation does not queue another refund of its charge.
     private static final String REFUND_QUEUED = """
             SELECT count(*) FROM outbox_all WHERE kind = 'refund' AND order_id = :orderId AND status <> 'DEAD'
                 AND coalesce(CAST(payload AS jsonb) ->> 'charge', :reference) = :reference""";

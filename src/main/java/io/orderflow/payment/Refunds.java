@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -16,7 +17,9 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderStatusChanged;
@@ -24,9 +27,11 @@ import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.OutboxBacklog;
 import io.orderflow.outbox.OutboxDelivery;
 import io.orderflow.outbox.OutboxHandler;
+import io.orderflow.outbox.MessageRefusedException;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StoredJson;
+import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.metrics.AppGauges;
 import io.orderflow.shared.money.Money;
 import io.quarkus.runtime.StartupEvent;
@@ -38,12 +43,17 @@ import io.quarkus.runtime.StartupEvent;
  * that transaction commits, then delivers it to the provider and marks the payment REFUNDED. A refund
  * is never given up: the outbox retries it for as long as it takes. One owed for longer than
  * {@code orders.payments.refund-overdue-after} is counted in {@code orders_refunds_overdue} and each
- * of its failed attempts is logged as a warning.
+ * of its failed attempts is logged as a warning. Only the provider's definite refusal (already
+ * refunded, charge too old: an answer that says it did nothing) ends it: it leaves the line as
+ * {@code refund-refused} with the provider's reason, counted in {@code orders_refunds_refused_total},
+ * and waits for staff to settle it ({@link RefusedRefunds}).
  */
 @ApplicationScoped
 class Refunds implements OutboxHandler {
 
-    private static final String KIND = "refund";
+    static final String KIND = "refund";
+    /** The provider does not know our API key: nothing is wrong with the refund, which is made once the key is right. */
+    private static final int UNAUTHENTICATED = 401;
     private static final Logger LOG = Logger.getLogger(Refunds.class);
     /** The gauge counts at most this often, so a scrape costs at most one query. */
     private static final Duration COUNT_MAX_AGE = Duration.ofSeconds(1);
@@ -59,10 +69,11 @@ class Refunds implements OutboxHandler {
     private final OutboxBacklog outboxBacklog;
     private final Duration overdueAfter;
     private final StoredJson json;
+    private final Counter refusedForGood;
     private volatile Overdue overdue;
 
     Refunds(PaymentGateway gateway, PaymentStore payments, OutboxWriter outbox, OutboxDelivery outboxDelivery,
-            OutboxBacklog outboxBacklog, PaymentConfig config, StoredJson json) {
+            OutboxBacklog outboxBacklog, PaymentConfig config, StoredJson json, MeterRegistry metrics) {
         this.gateway = gateway;
         this.payments = payments;
         this.outbox = outbox;
@@ -70,6 +81,9 @@ class Refunds implements OutboxHandler {
         this.outboxBacklog = outboxBacklog;
         this.overdueAfter = config.refundOverdueAfter();
         this.json = json;
+        // Registered with the bean, which starts with the app (its gauge): the counter reads 0 before the first refusal.
+        this.refusedForGood = Counter.builder("orders.refunds.refused")
+                .description("Refunds the provider refused for good; each waits for staff to settle it").register(metrics);
     }
 
     void registerGauge(@Observes StartupEvent start, AppGauges gauges) {
@@ -164,6 +178,9 @@ class Refunds implements OutboxHandler {
         try {
             refund(message);
         } catch (RuntimeException e) {
+            if (e instanceof DownstreamRefusedException refusal && refusal.status() != UNAUTHENTICATED) {
+                throw new MessageRefusedException(refusal);
+            }
             Duration owed = Duration.between(message.createdAt, Instant.now());
             if (owed.compareTo(overdueAfter) > 0) {
                 LOG.warnf("Refund %s is overdue: owed for %s, attempt %d failed: %s; it is tried again", message.idempotencyKey,
@@ -173,15 +190,24 @@ class Refunds implements OutboxHandler {
         }
     }
 
+    @Override
+    public void refused(OutboxMessage message, String refusal) {
+        refusedForGood.increment();
+        LOG.warnf("Refund %s of order %s was refused for good (%s); it is not tried again until staff settle it: "
+                + "GET /payments/refunds/refused", message.idempotencyKey, message.orderId, refusal);
+    }
+
     private void refund(OutboxMessage message) {
         RefundRequest refund = read(message);
-        if (refund.charge() == null) {
-            // Queued before refunds named their charge: it is the order's successful payment.
-            refund = refund.of(payments.charged(refund.orderId()).map(payment -> payment.channelTransactionId)
-                    .orElseThrow(() -> new IllegalStateException("No charge to refund for order " + message.orderId)));
-        }
-        gateway.refund(message.idempotencyKey, refund);
-        markRefunded(refund.charge());
+        String charge = chargeOf(refund).orElseThrow(() -> new IllegalStateException("No charge to refund for order " + message.orderId));
+        gateway.refund(message.idempotencyKey, refund.of(charge));
+        markRefunded(charge);
+    }
+
+    /** The charge a refund gives back: the one it names or, for one queued before refunds named their charge, the order's successful payment. */
+    Optional<String> chargeOf(RefundRequest refund) {
+        return refund.charge() != null ? Optional.of(refund.charge())
+                : payments.charged(refund.orderId()).map(payment -> payment.channelTransactionId);
     }
 
     /** Its own transaction: delivery may run right after another one committed, still on its thread. */
@@ -201,7 +227,7 @@ class Refunds implements OutboxHandler {
         return counted.refunds();
     }
 
-    private RefundRequest read(OutboxMessage message) {
+    RefundRequest read(OutboxMessage message) {
         try {
             return json.read(message.payload, RefundRequest.class);
         } catch (JsonProcessingException e) {

@@ -19,8 +19,11 @@ class DeliveryErrorTest {
     void aProviderAnswerKeepsItsStatus() {
         assertThat(DeliveryError.of(new DownstreamUnavailableException(503, null)))
                 .isEqualTo(new DeliveryError("provider-unavailable", "The provider answered 503"));
-        assertThat(DeliveryError.of(new DownstreamRefusedException(400)))
+        assertThat(DeliveryError.of(new DownstreamRefusedException(400, null)))
                 .isEqualTo(new DeliveryError("provider-refused", "The provider refused the call with 400"));
+        assertThat(DeliveryError.of(new DownstreamRefusedException(400, "charge_already_refunded: Charge ch_x has already been refunded.")))
+                .isEqualTo(new DeliveryError("provider-refused",
+                        "The provider refused the call with 400: charge_already_refunded: Charge ch_x has already been refunded."));
     }
 
     @Test

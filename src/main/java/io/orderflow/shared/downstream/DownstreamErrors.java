@@ -26,7 +26,7 @@ public final class DownstreamErrors {
     public static RuntimeException of(Response response) {
         int status = response.getStatus();
         if (NOTHING_DONE.contains(status)) {
-            return new DownstreamRefusedException(status);
+            return new DownstreamRefusedException(status, ProviderReason.of(response));
         }
         return new DownstreamUnavailableException(status, retryAfter(response.getHeaderString("Retry-After")));
     }

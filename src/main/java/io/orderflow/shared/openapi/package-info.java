@@ -12,7 +12,7 @@
         tags = {
                 @Tag(name = ApiDocument.ORDERS, description = "Order tokens, orders and their transitions"),
                 @Tag(name = ApiDocument.PRODUCTS, description = "The catalog: products, prices and stock"),
-                @Tag(name = ApiDocument.OPERATIONS, description = "For staff: the outbox's dead letters and payment reconciliation"),
+                @Tag(name = ApiDocument.OPERATIONS, description = "For staff: the outbox's dead letters, payment reconciliation and refunds the provider refused"),
                 @Tag(name = ApiDocument.SANDBOX, description = "The built-in sandbox payment provider and warehouse, served in the "
                         + "dev, test and demo profiles only; like third-party APIs they take their own secret API key, or staff") },
         components = @Components(

@@ -32,6 +32,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -180,6 +181,29 @@ class ApiDocumentTrafficTest {
         as("ops").header("Idempotency-Key", UUID.randomUUID().toString()).post("/payments/reconciliation").then().statusCode(200);
         as("ops").get("/payments/reconciliation").then().statusCode(200);
         as("alice").get("/payments/reconciliation").then().statusCode(403);
+        refusedRefunds();
+    }
+
+    /** A refund the provider refused for good, recorded as the outbox records one, listed and settled as given back by hand (nothing is sent). */
+    private void refusedRefunds() {
+        String orderId = UUID.randomUUID().toString();
+        String refused = Orders.value("""
+                INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at,
+                    last_error_code, last_error_message)
+                VALUES ('refund', CAST(? AS uuid), ?, ?, 'REFUSED', 1, now(), now(), 'provider-refused',
+                    'The provider refused the call with 400: charge_already_refunded: Charge ch_x has already been refunded.')
+                RETURNING id""", orderId, "refund:" + orderId,
+                "{\"orderId\":\"" + orderId + "\",\"amount\":\"12.50\",\"currency\":\"EUR\",\"charge\":\"ch_x\"}");
+        String settlement = "{\"resolution\":\"refunded-outside\",\"note\":\"Refunded by hand in the provider's dashboard.\"}";
+        as("ops").get("/payments/refunds/refused").then().statusCode(200);
+        as("alice").get("/payments/refunds/refused").then().statusCode(403);
+        as("ops").contentType(ContentType.JSON).body(settlement).post("/payments/refunds/refused/{id}/settle", refused).then().statusCode(200);
+        as("ops").contentType(ContentType.JSON).body(settlement).post("/payments/refunds/refused/{id}/settle", 999_999_999).then()
+                .statusCode(404);
+        as("alice").contentType(ContentType.JSON).body(settlement).post("/payments/refunds/refused/{id}/settle", refused).then()
+                .statusCode(403);
+        wrongly("ops").contentType(ContentType.JSON).body("{\"resolution\":\"refund-it\"}")
+                .post("/payments/refunds/refused/{id}/settle", refused).then().statusCode(400);
     }
 
     private void sandbox() {
