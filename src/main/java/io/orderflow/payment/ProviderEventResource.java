@@ -16,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 
@@ -37,6 +38,7 @@ import io.orderflow.shared.webhook.EventSignature;
 @PermitAll
 @KeysOfItsOwn
 @Tag(name = ApiDocument.OPERATIONS)
+@SecurityRequirement(name = ApiDocument.PROVIDER_SIGNATURE)
 public class ProviderEventResource {
 
     private static final int MAX_ID = 255;

@@ -6,6 +6,7 @@ public final class ApiDocument {
     public static final String BASIC = "basic";
     public static final String BEARER = "bearer";
     public static final String SANDBOX_KEY = "sandboxKey";
+    public static final String PROVIDER_SIGNATURE = "providerSignature";
     public static final String PROBLEM = "Problem";
     /** An amount as the API answers it: a decimal string (see AmountSchemas). */
     public static final String AMOUNT = "Amount";

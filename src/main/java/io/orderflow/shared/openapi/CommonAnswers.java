@@ -12,6 +12,7 @@ import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
 
 import io.orderflow.shared.problem.Problem;
 
@@ -36,8 +37,9 @@ public class CommonAnswers implements OASFilter {
 
     private void complete(PathItem.HttpMethod method, Operation operation) {
         APIResponses responses = operation.getResponses();
-        List<?> security = operation.getSecurity();
-        if (security != null && !security.isEmpty()) {
+        List<SecurityRequirement> security = operation.getSecurity();
+        // A provider's signed notification signs no one in: its signature is checked as part of the body (400).
+        if (security != null && !security.isEmpty() && security.stream().noneMatch(only -> only.hasScheme(ApiDocument.PROVIDER_SIGNATURE))) {
             addIfAbsent(responses, "401", "`unauthorized`: no or wrong credentials; see WWW-Authenticate", null);
             signInRefusal(responses);
             if (method != PathItem.HttpMethod.GET) {

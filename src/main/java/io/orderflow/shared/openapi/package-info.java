@@ -22,7 +22,11 @@
                         @SecurityScheme(securitySchemeName = ApiDocument.BEARER, type = SecuritySchemeType.HTTP, scheme = "bearer",
                                 bearerFormat = "JWT", description = "A signed JWT: the caller is its subject, its groups the roles"),
                         @SecurityScheme(securitySchemeName = ApiDocument.SANDBOX_KEY, type = SecuritySchemeType.HTTP, scheme = "bearer",
-                                description = "The sandbox providers' secret API key (orders.sandbox.api-key), as a real provider's") },
+                                description = "The sandbox providers' secret API key (orders.sandbox.api-key), as a real provider's"),
+                        @SecurityScheme(securitySchemeName = ApiDocument.PROVIDER_SIGNATURE, type = SecuritySchemeType.APIKEY,
+                                in = SecuritySchemeIn.HEADER, apiKeyName = "Provider-Signature",
+                                description = "The payment provider's signature of its notification: t=<unix seconds>,v1=<hex HMAC-SHA256 "
+                                        + "of \"t.body\" with orders.payments.events.secret>") },
                 schemas = @Schema(name = ApiDocument.PROBLEM, type = SchemaType.OBJECT,
                         requiredProperties = { "type", "title", "status", "code" },
                         description = "An RFC 9457 problem detail; members beyond these depend on the code",
@@ -54,6 +58,7 @@ package io.orderflow.shared.openapi;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.Components;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
 import org.eclipse.microprofile.openapi.annotations.info.Info;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
