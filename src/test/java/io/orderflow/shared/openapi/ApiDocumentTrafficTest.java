@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.orderflow.shared.webhook.EventSignature;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -149,6 +151,9 @@ class ApiDocumentTrafficTest {
         pay("alice", refunded, UUID.randomUUID().toString(), "{\"paymentMethod\":\"pm_card_visa\"}").then().statusCode(200);
         act("alice", refunded, "cancel").then().statusCode(200);
         act("alice", UUID.randomUUID().toString(), "cancel").then().statusCode(404);
+        String authenticating = order("alice", newToken("alice"), ORDER).then().statusCode(201).extract().path("id");
+        pay("alice", authenticating, UUID.randomUUID().toString(), "{\"paymentMethod\":\"pm_card_authenticationRequired\"}").then()
+                .statusCode(202);
     }
 
     private void catalog() {
@@ -182,6 +187,16 @@ class ApiDocumentTrafficTest {
         as("ops").get("/payments/reconciliation").then().statusCode(200);
         as("alice").get("/payments/reconciliation").then().statusCode(403);
         refusedRefunds();
+        providerEvents();
+    }
+
+    /** The provider's notifications: one signed with the shared secret, one not. */
+    private void providerEvents() {
+        byte[] event = ("{\"id\":\"evt_" + UUID.randomUUID() + "\",\"type\":\"customer.created\"}").getBytes(StandardCharsets.UTF_8);
+        String secret = ConfigProvider.getConfig().getValue("orders.payments.events.secret", String.class);
+        given().filter(checkedAnswer).contentType(ContentType.JSON).header(EventSignature.HEADER, EventSignature.sign(secret, Instant.now(), event))
+                .body(event).post("/payments/provider-events").then().statusCode(200);
+        given().filter(checkedAnswer).contentType(ContentType.JSON).body(event).post("/payments/provider-events").then().statusCode(400);
     }
 
     /** A refund the provider refused for good, recorded as the outbox records one, listed and settled as given back by hand (nothing is sent). */
