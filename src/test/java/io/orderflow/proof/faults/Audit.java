@@ -32,8 +32,8 @@ import io.orderflow.shared.Hashing;
 final class Audit {
 
     /** What one scenario's audit found; each list names what went wrong, for the failure message. */
-    record Findings(int carts, int orders, int charges, int refunds, long unconsumedEvents, List<String> duplicates, List<String> lost,
-            List<String> unconverged) {
+    record Findings(int carts, int orders, int charges, int refunds, int chargesNotTaken, long unconsumedEvents, List<String> duplicates,
+            List<String> lost, List<String> unconverged) {
     }
 
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
@@ -41,6 +41,10 @@ final class Audit {
     private static final Duration EVENT_LIMIT = Duration.ofSeconds(15);
     private static final int RESENDERS = 8;
     private static final Set<String> PAID = Set.of("paid", "shipped", "delivered");
+    /** Every charge of these orders the provider did not take, with its key and the status of the payment under that key (null: none). */
+    private static final String CHARGES_NOT_TAKEN = """
+            SELECT e.idempotency_key, e.status, p.status FROM sandbox_effects e LEFT JOIN payments p ON p.idempotency_key = e.idempotency_key
+            WHERE e.kind = 'charge' AND e.status <> 'succeeded' AND e.order_id = ANY(?::uuid[])""";
 
     private final Deployment deployment;
     private final ProofClient client;
@@ -92,9 +96,14 @@ final class Audit {
             checkSubmissions(cart, orders, duplicates, lost, unconverged);
             stored.forEach(order -> checkOrder(cart, order, money, duplicates, lost, unconverged));
         }
+        // A charge the provider did not take (declined, voided, waiting for authentication) never counts as a payment.
+        List<String> notTaken = new ArrayList<>();
+        query(CHARGES_NOT_TAKEN, orderIds, row -> notTaken.add(row.getString(1) + " " + row.getString(2) + " " + row.getString(3)));
+        notTaken.stream().filter(charge -> !charge.endsWith(" null") && !charge.endsWith(" FAILURE"))
+                .forEach(charge -> lost.add("a charge the provider did not take counts as a payment: " + charge));
         resendEverything(carts, unconverged);
-        return new Findings(carts.size(), orders.size(), money.charges.size(), money.refundCount, unconsumedEvents, duplicates, lost,
-                unconverged);
+        return new Findings(carts.size(), orders.size(), money.charges.size(), money.refundCount, notTaken.size(), unconsumedEvents,
+                duplicates, lost, unconverged);
     }
 
     /**

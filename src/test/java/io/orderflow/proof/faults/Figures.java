@@ -17,10 +17,10 @@ record Figures(String scenario, long requests, int faults, long errorsDuringFaul
 
     String line() {
         return String.format("%-22s requests %6d  faults %d  errors during faults %5d  duplicates %d  lost %d  unconverged %d  recovered in %s"
-                + "  (carts %d, orders %d, charges %d, refunds %d, events never consumed %d, 500s %d)",
+                + "  (carts %d, orders %d, charges %d, refunds %d, charges not taken %d, events never consumed %d, 500s %d)",
                 scenario, requests, faults, errorsDuringFaults, findings.duplicates().size(), findings.lost().size(),
                 findings.unconverged().size(), faults == 0 ? "-" : recoveredMillis + " ms",
-                findings.carts(), findings.orders(), findings.charges(), findings.refunds(), findings.unconsumedEvents(),
+                findings.carts(), findings.orders(), findings.charges(), findings.refunds(), findings.chargesNotTaken(), findings.unconsumedEvents(),
                 serverErrors);
     }
 
