@@ -67,6 +67,9 @@ class RetentionTest {
                     SELECT sha256(convert_to(marker, 'UTF8')), 'alice', 'POST', '/orders/token', marker, repeat('0', 64), gen_random_uuid(),
                         201, '{}', '{}', at - interval '1 day', at\s""" + ROW,
                     "SELECT count(*) FROM idempotency_keys WHERE idempotency_key LIKE ?"),
+            PurgedTable.PROVIDER_EVENTS, new Rows(
+                    "INSERT INTO provider_events (id, type, received_at) SELECT marker, 'charge.succeeded', at " + ROW,
+                    "SELECT count(*) FROM provider_events WHERE id LIKE ?"),
             PurgedTable.RECONCILIATION_REPORTS, new Rows(
                     "INSERT INTO reconciliation_reports (started_at, finished_at, report) SELECT at - interval '1 minute', at, marker " + ROW,
                     "SELECT count(*) FROM reconciliation_reports WHERE report LIKE ?"),
