@@ -192,7 +192,15 @@ public class IdempotencyFilter {
             if (isFinal(answer)) {
                 // The first answer goes out as the very bytes that replays will send.
                 response.setEntity(answer.bytes(), response.getEntityAnnotations(), answer.type());
-                kept = records.keep(claim, answer).orElse(null);
+                try {
+                    kept = records.keep(claim, answer).orElse(null);
+                } catch (RuntimeException notKept) {
+                    // An answer never goes out while its key's record may be lost: the key is freed and the client retries.
+                    LOG.warnf("Could not keep the answer for an Idempotency-Key; answering 503 instead: %s", notKept.toString());
+                    answerInstead(response, problem(unavailable()));
+                    store.release(claim);
+                    return;
+                }
                 if (kept != null) {
                     refill(claim, kept);
                     return;
@@ -312,6 +320,11 @@ public class IdempotencyFilter {
     private static Response replay(KeyClaim claim, StoredAnswer answer) {
         LOG.infof("Replayed POST %s for Idempotency-Key %s", claim.scope().path(), Hashing.sha256Hex(claim.scope().key()).substring(0, 16));
         return answer.replay();
+    }
+
+    private static ProblemException unavailable() {
+        return new ProblemException(Problem.of(ProblemCode.SERVICE_UNAVAILABLE, "The answer could not be recorded; retry with the same Idempotency-Key."),
+                Duration.ofSeconds(1));
     }
 
     private static ProblemException inUse() {

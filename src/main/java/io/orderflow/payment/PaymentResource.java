@@ -65,7 +65,8 @@ public class PaymentResource {
     @APIResponse(responseCode = "404", description = "`order-not-found`: unknown or not yours")
     @APIResponse(responseCode = "409", description = "`invalid-transition`, with currentStatus and allowedActions; `payment-in-progress` "
             + "or `idempotency-key-in-use`: see Retry-After")
-    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
+    @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request; `payment-method-not-offered`: "
+            + "a method outside orders.payments.offered-methods, nothing charged")
     @APIResponse(responseCode = "502", description = "`payment-provider-unavailable` after retries (the order stays created; retry with "
             + "the same Idempotency-Key) or `payment-provider-error`: the provider refused the call, nothing was charged")
     public Response pay(@RestPath String id,

@@ -88,6 +88,11 @@ public class PaymentService {
      */
     public Paying pay(Caller caller, UUID orderId, String paymentMethod, String commandId) {
         String method = paymentMethod == null ? config.defaultMethod() : paymentMethod;
+        if (!config.offeredMethods().contains(method)) {
+            // Refused before the order is even looked at: whatever method a client names, only an offered one reaches the provider.
+            throw new ProblemException(Problem.of(ProblemCode.PAYMENT_METHOD_NOT_OFFERED,
+                    "This shop does not take " + method + "; it takes " + String.join(", ", config.offeredMethods()) + ". Nothing was charged."));
+        }
         for (int looks = 1;; looks++) {
             Claiming claiming = claim(caller, orderId, method);
             if (claiming.order().status() != OrderStatus.CREATED) {

@@ -55,7 +55,9 @@ public class OrderDetailPage {
             ProblemCode.PAYMENT_IN_PROGRESS, "Your payment is being processed. Reload the page in a moment.",
             ProblemCode.INVALID_TRANSITION, "That is no longer possible for this order; it shows its current state below.",
             ProblemCode.FORBIDDEN, "Your role may not do that.",
-            ProblemCode.VALIDATION_FAILED, "That payment method is not valid; choose one from the list.");
+            ProblemCode.VALIDATION_FAILED, "That payment method is not valid; choose one from the list.",
+            ProblemCode.PAYMENT_METHOD_NOT_OFFERED, "That payment method is not offered; choose one from the list.",
+            ProblemCode.PAYMENT_PROVIDER_ERROR, "The payment did not go through and nothing was kept; please pay again.");
 
     private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
             + "Use the buttons below to try again.";

@@ -45,6 +45,7 @@ public enum ProblemCode {
     PAYLOAD_TOO_LARGE(413, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     ORDER_TOKEN_REUSED(422, "Order token reused"),
+    PAYMENT_METHOD_NOT_OFFERED(422, "Payment method not offered"),
     IDEMPOTENCY_KEY_REUSED(422, "Idempotency-Key reused"),
     TOO_MANY_TOKENS(429, "Too many order tokens"),
     TOO_MANY_SIGN_IN_FAILURES(429, "Too many failed sign-ins"),
