@@ -36,7 +36,8 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * Idempotency-Key on every POST, after draft-ietf-httpapi-idempotency-key-header: the first request
  * with a key runs and its final answer is kept; a retry with the same key and request gets that
- * answer again, with {@code Idempotent-Replayed: true}. Keys are scoped to (principal, method, path).
+ * answer again, with {@code Idempotent-Replayed: true}. Keys are scoped to (principal, method, path), the path
+ * being the matched route with its parameters in canonical form ({@link KeyRoute}).
  * Redis answers first (the lease, the in-flight 409, replays); PostgreSQL keeps every final answer
  * for the whole retention (see {@link IdempotencyRecords}) and refills Redis when a retry finds Redis
  * without it (forgotten, or never told of an answer kept with its effect).
@@ -74,7 +75,7 @@ public class IdempotencyFilter {
             }
             return NOTHING;
         }
-        String path = request.getUriInfo().getPath();
+        String path = KeyRoute.path(resource, request.getUriInfo().getPathParameters()::getFirst);
         KeyScope scope = new KeyScope(request.getSecurityContext().getUserPrincipal().getName(), "POST", path, key);
         Fingerprint fingerprint = RequestFingerprint.of("POST", path, RequestBodies.of(routing));
         if (resource.getResourceMethod().isAnnotationPresent(KeyClaimedAlongside.class)) {
