@@ -154,17 +154,18 @@ public class IdempotencyFilter {
     }
 
     @ServerResponseFilter
-    public Uni<Void> keep(ContainerRequestContext request, ContainerResponseContext response) {
+    public Uni<Void> keep(ContainerRequestContext request, ContainerResponseContext response, ResourceInfo resource) {
         if (!"POST".equals(request.getMethod()) || !held.any()) {
             return Uni.createFrom().voidItem();
         }
+        boolean sealed = resource.getResourceMethod().isAnnotationPresent(AnswerKeptSealed.class);
         return offEventLoop(() -> {
-            keepAnswer(response);
+            keepAnswer(response, sealed);
             return null;
         });
     }
 
-    private void keepAnswer(ContainerResponseContext response) {
+    private void keepAnswer(ContainerResponseContext response, boolean sealed) {
         HeldKey.Pending unclaimed = held.takePending();
         if (unclaimed != null && !claimBeforeAnswer(unclaimed, response)) {
             return;
@@ -189,7 +190,7 @@ public class IdempotencyFilter {
                 return;
             }
             StoredAnswer answer = StoredAnswer.of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString,
-                    json);
+                    json, sealed);
             if (isFinal(answer)) {
                 // The first answer goes out as the very bytes that replays will send.
                 response.setEntity(answer.bytes(), response.getEntityAnnotations(), answer.type());
