@@ -163,6 +163,16 @@ class KeyScopeSpellingTest {
         assertOneRecord(key, "/payments/reconciliation");
     }
 
+    @Test
+    void aPathThatNamesNoOrderIsRefusedWithAProblemNeverA500() {
+        // Not an id, percent-encoding of no UTF-8 text, an encoded slash, an id far too long: none names an order.
+        for (String path : List.of("/orders/not-an-id/pay", "/orders/%E0%A4/pay", "/orders/a%2Fb/pay",
+                "/orders/" + "0".repeat(300) + "/pay")) {
+            Response answer = post(as("alice").contentType(ContentType.JSON).body(DECLINED), newKey(), path);
+            assertThat(answer.statusCode()).as("status for %s", path).isBetween(400, 499);
+        }
+    }
+
     /** The transition, then every other spelling of its path with the same key: one answer, one history entry. */
     private static void assertTransitionReplayed(String user, String id, String action) {
         String path = "/orders/" + id + "/" + action;
