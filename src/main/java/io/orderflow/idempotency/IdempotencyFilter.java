@@ -36,7 +36,8 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * Idempotency-Key on every POST, after draft-ietf-httpapi-idempotency-key-header: the first request
  * with a key runs and its final answer is kept; a retry with the same key and request gets that
- * answer again, with {@code Idempotent-Replayed: true}. Keys are scoped to (principal, method, path).
+ * answer again, with {@code Idempotent-Replayed: true}. Keys are scoped to (principal, method, path), the path
+ * being the matched route with its parameters in canonical form ({@link KeyRoute}).
  * Redis answers first (the lease, the in-flight 409, replays); PostgreSQL keeps every final answer
  * for the whole retention (see {@link IdempotencyRecords}) and refills Redis when a retry finds Redis
  * without it (forgotten, or never told of an answer kept with its effect).
@@ -74,7 +75,7 @@ public class IdempotencyFilter {
             }
             return NOTHING;
         }
-        String path = request.getUriInfo().getPath();
+        String path = KeyRoute.path(resource, request.getUriInfo().getPathParameters()::getFirst);
         KeyScope scope = new KeyScope(request.getSecurityContext().getUserPrincipal().getName(), "POST", path, key);
         Fingerprint fingerprint = RequestFingerprint.of("POST", path, RequestBodies.of(routing));
         if (resource.getResourceMethod().isAnnotationPresent(KeyClaimedAlongside.class)) {
@@ -153,17 +154,18 @@ public class IdempotencyFilter {
     }
 
     @ServerResponseFilter
-    public Uni<Void> keep(ContainerRequestContext request, ContainerResponseContext response) {
+    public Uni<Void> keep(ContainerRequestContext request, ContainerResponseContext response, ResourceInfo resource) {
         if (!"POST".equals(request.getMethod()) || !held.any()) {
             return Uni.createFrom().voidItem();
         }
+        boolean sealed = resource.getResourceMethod().isAnnotationPresent(AnswerKeptSealed.class);
         return offEventLoop(() -> {
-            keepAnswer(response);
+            keepAnswer(response, sealed);
             return null;
         });
     }
 
-    private void keepAnswer(ContainerResponseContext response) {
+    private void keepAnswer(ContainerResponseContext response, boolean sealed) {
         HeldKey.Pending unclaimed = held.takePending();
         if (unclaimed != null && !claimBeforeAnswer(unclaimed, response)) {
             return;
@@ -188,7 +190,7 @@ public class IdempotencyFilter {
                 return;
             }
             StoredAnswer answer = StoredAnswer.of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString,
-                    json);
+                    json, sealed);
             if (isFinal(answer)) {
                 // The first answer goes out as the very bytes that replays will send.
                 response.setEntity(answer.bytes(), response.getEntityAnnotations(), answer.type());

@@ -59,14 +59,16 @@ public class IdempotencyRecords {
     private final HeldKey held;
     private final TransactionSynchronizationRegistry transactions;
     private final ObjectMapper json;
+    private final AnswerSeal seal;
 
     public IdempotencyRecords(EntityManager db, IdempotencyConfig config, HeldKey held, TransactionSynchronizationRegistry transactions,
-            ObjectMapper json) {
+            ObjectMapper json, AnswerSeal seal) {
         this.db = db;
         this.config = config;
         this.held = held;
         this.transactions = transactions;
         this.json = json;
+        this.seal = seal;
     }
 
     /**
@@ -119,7 +121,7 @@ public class IdempotencyRecords {
                 .addScalar("kept_until", Instant.class).setParameter("scope", scope.hash()).setParameter("now", Instant.now())
                 .getResultList();
         return rows.stream().findFirst().map(row -> new Kept((String) row[0], StoredAnswer.read((Integer) row[1], (String) row[2],
-                (String) row[3], json), (Instant) row[4]));
+                (String) row[3], json, seal), (Instant) row[4]));
     }
 
     /** Keeps a final answer given without an effect in PostgreSQL; empty when another request's answer is kept for the key. */
@@ -136,6 +138,7 @@ public class IdempotencyRecords {
     private boolean write(KeyClaim claim, StoredAnswer answer, Instant until) {
         KeyScope scope = claim.scope();
         String headers = answer.headersJson(json);
+        String body = answer.keptBody(seal);
         return db.unwrap(Session.class).doReturningWork(connection -> {
             try (PreparedStatement keep = connection.prepareStatement(KEEP)) {
                 keep.setBytes(1, scope.hash());
@@ -147,7 +150,7 @@ public class IdempotencyRecords {
                 keep.setObject(7, UUID.fromString(claim.claimId()));
                 keep.setInt(8, answer.status());
                 keep.setString(9, headers);
-                keep.setString(10, answer.body());
+                keep.setString(10, body);
                 keep.setObject(11, OffsetDateTime.now(ZoneOffset.UTC));
                 keep.setObject(12, until.atOffset(ZoneOffset.UTC));
                 return keep.executeUpdate() == 1;

@@ -36,14 +36,16 @@ class IdempotencyStore {
     private final RedisKeys keys;
     private final IdempotencyConfig config;
     private final ObjectMapper json;
+    private final AnswerSeal seal;
 
     public IdempotencyStore(RedisDataSource redis, ReactiveRedisDataSource reactive, RedisKeys keys, IdempotencyConfig config,
-            ObjectMapper json) {
+            ObjectMapper json, AnswerSeal seal) {
         this.redis = redis;
         this.reactive = reactive;
         this.keys = keys;
         this.config = config;
         this.json = json;
+        this.seal = seal;
     }
 
     public KeyClaim claim(KeyScope scope, Fingerprint fingerprint) {
@@ -89,7 +91,7 @@ class IdempotencyStore {
             default -> KeyClaim.Outcome.REPLAY;
         };
         StoredAnswer stored = outcome == KeyClaim.Outcome.REPLAY
-                ? StoredAnswer.read(answer.get(1).toInteger(), answer.get(2).toString(), answer.get(3).toString(), json) : null;
+                ? StoredAnswer.read(answer.get(1).toInteger(), answer.get(2).toString(), answer.get(3).toString(), json, seal) : null;
         return new KeyClaim(outcome, scope, fingerprint, recordKey, outcome.holds() ? claimId : null, stored);
     }
 
@@ -98,7 +100,7 @@ class IdempotencyStore {
      * false when the claim was no longer this holder's. Nothing is sent before the answer is subscribed to.
      */
     public Uni<Boolean> complete(KeyClaim claim, String fingerprint, StoredAnswer answer, Duration keptFor) {
-        return COMPLETE.run(reactive, List.of(claim.recordKey()), claim.claimId(), answer.status(), answer.headersJson(json), answer.body(),
+        return COMPLETE.run(reactive, List.of(claim.recordKey()), claim.claimId(), answer.status(), answer.headersJson(json), answer.keptBody(seal),
                 Math.max(1, keptFor.toMillis()), fingerprint).map(stored -> stored.toInteger() == 1);
     }
 

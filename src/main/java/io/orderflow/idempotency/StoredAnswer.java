@@ -16,15 +16,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.shared.http.Headers;
 
-/** A final answer kept for replay: status, body and the headers a client relies on. */
-public record StoredAnswer(int status, Map<String, String> headers, String body) {
+/** A final answer kept for replay: status, body and the headers a client relies on; its body kept sealed when it holds a secret. */
+public record StoredAnswer(int status, Map<String, String> headers, String body, boolean sealed) {
 
     private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
     };
     private static final List<String> KEPT_HEADERS = List.of(HttpHeaders.LOCATION, HttpHeaders.CONTENT_TYPE, HttpHeaders.CACHE_CONTROL);
 
     /** An answer as it goes out: its entity written as the very bytes that replays will send, and its kept headers. */
-    static StoredAnswer of(int status, Object entity, MediaType declared, UnaryOperator<String> header, ObjectMapper json) {
+    static StoredAnswer of(int status, Object entity, MediaType declared, UnaryOperator<String> header, ObjectMapper json, boolean sealed) {
         MediaType type = declared != null ? declared : MediaType.APPLICATION_JSON_TYPE;
         // JSON written from objects says its charset, as it does without a key.
         if (!(entity instanceof byte[]) && type.isCompatible(MediaType.APPLICATION_JSON_TYPE)
@@ -38,21 +38,27 @@ public record StoredAnswer(int status, Map<String, String> headers, String body)
                 headers.put(name, value);
             }
         }
-        return new StoredAnswer(status, headers, new String(bytes(entity, json), StandardCharsets.UTF_8));
+        return new StoredAnswer(status, headers, new String(bytes(entity, json), StandardCharsets.UTF_8), sealed);
     }
 
     /** A response an endpoint built, as it will go out. */
     static StoredAnswer of(Response response, ObjectMapper json) {
-        return of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString, json);
+        return of(response.getStatus(), response.getEntity(), response.getMediaType(), response::getHeaderString, json, false);
     }
 
-    /** An answer as a store keeps it, its headers as a JSON object. */
-    static StoredAnswer read(int status, String headers, String body, ObjectMapper json) {
+    /** An answer as a store keeps it, its headers as a JSON object and its body perhaps sealed. */
+    static StoredAnswer read(int status, String headers, String kept, ObjectMapper json, AnswerSeal seal) {
+        boolean sealed = AnswerSeal.isSealed(kept);
         try {
-            return new StoredAnswer(status, json.readValue(headers, HEADERS), body);
+            return new StoredAnswer(status, json.readValue(headers, HEADERS), sealed ? seal.open(kept) : kept, sealed);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A kept answer's headers are unreadable", e);
         }
+    }
+
+    /** The body as a store keeps it. */
+    String keptBody(AnswerSeal seal) {
+        return sealed ? seal.seal(body) : body;
     }
 
     /** The headers as a store keeps them. */

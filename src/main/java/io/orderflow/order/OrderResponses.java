@@ -24,8 +24,8 @@ public final class OrderResponses {
 
     /** 201 with the order as created and its address; a repeat of the creation is marked as a replay. */
     public static Response created(OrderService.Creation creation) {
-        return marked(Response.status(Response.Status.CREATED).header("Location", "/orders/" + creation.order().id())
-                .entity(creation.order()), creation.replayed());
+        return marked(Response.status(Response.Status.CREATED).header("Location", "/orders/" + creation.id())
+                .entity(creation.body()), creation.replayed());
     }
 
     private static Response marked(Response.ResponseBuilder answer, boolean replayed) {

@@ -1,5 +1,6 @@
 package io.orderflow.order;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,7 +20,6 @@ import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.idempotency.PendingKeyClaim;
 import io.orderflow.lifecycle.OrderStatus;
-import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.problem.Problem;
@@ -47,11 +47,10 @@ public class OrderService {
     private final IdempotencyRecords keys;
     private final PendingKeyClaim pendingKey;
     private final ObjectMapper json;
-    private final StoredJson storedJson;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, ObjectMapper json, StoredJson storedJson, MeterRegistry metrics) {
+            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, ObjectMapper json, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
@@ -61,12 +60,18 @@ public class OrderService {
         this.keys = keys;
         this.pendingKey = pendingKey;
         this.json = json;
-        this.storedJson = storedJson;
         this.metrics = metrics;
     }
 
-    /** The answer to {@code POST /orders}: the order as created, and whether this answer is a replay. */
-    public record Creation(OrderView order, boolean replayed) {
+    /**
+     * The answer to {@code POST /orders}: the order's id, its body (the order as created, or a replay's JSON
+     * exactly as the creation first answered it) and whether this answer is a replay.
+     */
+    public record Creation(UUID id, Object body, boolean replayed) {
+
+        Creation(OrderView order, boolean replayed) {
+            this(order.id(), order, replayed);
+        }
     }
 
     public Creation create(Caller caller, String token, OrderRequest body) {
@@ -77,8 +82,10 @@ public class OrderService {
         TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint().value(), pendingKey.take());
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
+            // The answer Redis keeps goes out as it was first given, byte for byte: read into this version's
+            // OrderView, a field or a status value of a newer version would be dropped or refused.
             case CONSUMED -> claim.answer() != null
-                    ? replay(Optional.of(new OrderStore.Stored(read(claim.answer()), claim.customer(), claim.fingerprint())), caller, request)
+                    ? replayed(claim.orderId(), claim.fingerprint(), claim.answer().getBytes(StandardCharsets.UTF_8), request)
                     : replayOrRefuse(store.findAsCreated(claim.orderId(), caller), claim.tokenHash(), caller, request);
             // Redis knows no such token; PostgreSQL may still know the order it produced.
             case UNKNOWN -> replayOrRefuse(store.findByToken(claim.tokenHash(), caller), claim.tokenHash(), caller, request);
@@ -180,24 +187,20 @@ public class OrderService {
         return replay(stored, caller, request);
     }
 
-    /** The creation's answer as Redis kept it, perhaps by a newer version of this service. */
-    private OrderView read(String answer) {
-        try {
-            return storedJson.read(answer, OrderView.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A creation's stored answer is always an order", e);
-        }
-    }
-
     private Creation replay(Optional<OrderStore.Stored> stored, Caller caller, NewOrder request) {
         OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(this::invalidToken);
-        if (!request.fingerprint().matches(order.requestFingerprint())) {
+        return replayed(order.view().id(), order.requestFingerprint(), order.view(), request);
+    }
+
+    /** The token's order answered again, to the request the token was used for; 409 {@code order-token-reused} to any other. */
+    private Creation replayed(UUID orderId, String requestFingerprint, Object answer, NewOrder request) {
+        if (!request.fingerprint().matches(requestFingerprint)) {
             metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_REUSED, "This order token was already used for a different order; get a new one for a new order.")
-                    .with("orderId", order.view().id()));
+                    .with("orderId", orderId));
         }
         metrics.counter("orders.replays", "source", "order-token").increment();
-        return new Creation(order.view(), true);
+        return new Creation(orderId, answer, true);
     }
 
     private ProblemException invalidToken() {

@@ -16,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import io.orderflow.idempotency.AnswerKeptSealed;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.shared.openapi.ApiDocument;
 import io.orderflow.shared.security.Caller;
@@ -41,6 +42,7 @@ public class TokenResource {
     }
 
     @POST
+    @AnswerKeptSealed
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(operationId = "issueOrderToken", summary = "Issue a one-time order token for POST /orders")
     @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER, description = "Optional: a retry with it answers the same token",

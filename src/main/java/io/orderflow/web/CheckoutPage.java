@@ -138,7 +138,7 @@ public class CheckoutPage {
             // The shop's cart prices as for any shopper, staff included: a stale price is shown as changed.
             // Back-office prices are for the API.
             OrderService.Creation created = orders.create(new Caller(Caller.of(identity).name(), false), form.token, cart.request());
-            return Response.seeOther(URI.create(OrderDetailPage.PATH + created.order().id())).build();
+            return Response.seeOther(URI.create(OrderDetailPage.PATH + created.id())).build();
         } catch (ProblemException refused) {
             return refusal(refused.problem(), form.token, cart);
         }

@@ -87,7 +87,7 @@ class DurableIdempotencyKeyTest {
         KeyClaim holder = store.claim(new KeyScope("alice", "POST", TOKEN_PATH, key), RequestFingerprint.of("POST", TOKEN_PATH, new byte[0]));
         assertThat(holder.outcome()).isEqualTo(KeyClaim.Outcome.CLAIMED);
         String answer = "{\"token\":\"kept before Redis learned it\"}";
-        assertThat(records.keep(holder, new StoredAnswer(201, Map.of("Content-Type", "application/json"), answer))).isPresent();
+        assertThat(records.keep(holder, new StoredAnswer(201, Map.of("Content-Type", "application/json"), answer, false))).isPresent();
 
         as("alice").header("Idempotency-Key", key).post(TOKEN_PATH).then()
                 .statusCode(201).header("Idempotent-Replayed", "true").body("token", equalTo("kept before Redis learned it"));

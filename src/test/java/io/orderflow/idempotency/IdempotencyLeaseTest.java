@@ -97,7 +97,7 @@ class IdempotencyLeaseTest {
             return successor.get().statusCode() == 201;
         });
 
-        boolean overwritten = store.complete(slow, slow.fingerprint().value(), new StoredAnswer(201, Map.of(), "{\"token\":\"from the slow holder\"}"),
+        boolean overwritten = store.complete(slow, slow.fingerprint().value(), new StoredAnswer(201, Map.of(), "{\"token\":\"from the slow holder\"}", false),
                 Duration.ofMinutes(1)).await().atMost(Duration.ofSeconds(5));
         assertThat(overwritten).isFalse();
         assertThat(store.release(slow)).isFalse();
