@@ -16,6 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
+import io.orderflow.shared.problem.ProblemException;
 import io.quarkus.runtime.Startup;
 
 /**
@@ -67,14 +70,15 @@ class AnswerSeal {
 
     /** A sealed body opened again, exactly as it was sealed. */
     String open(String kept) {
-        byte[] sealed = Base64.getDecoder().decode(kept.substring(SEALED.length()));
         try {
+            byte[] sealed = Base64.getDecoder().decode(kept.substring(SEALED.length()));
             Cipher cipher = Cipher.getInstance(CIPHER);
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
             return new String(cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES), StandardCharsets.UTF_8);
-        } catch (GeneralSecurityException e) {
-            // Sealed under another session key (changed since, or not shared by every instance).
-            throw new IllegalStateException("A sealed kept answer does not open under this instance's session key", e);
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            // Sealed under another session key (rotated since, or not shared by every instance): the answer is gone for good.
+            throw new ProblemException(Problem.of(ProblemCode.IDEMPOTENCY_KEY_EXPIRED, "The answer kept for this Idempotency-Key can no "
+                    + "longer be read (the service's keys changed); send the request again with a new key."));
         }
     }
 

@@ -158,7 +158,8 @@ public class IdempotencyFilter {
         if (!"POST".equals(request.getMethod()) || !held.any()) {
             return Uni.createFrom().voidItem();
         }
-        boolean sealed = resource.getResourceMethod().isAnnotationPresent(AnswerKeptSealed.class);
+        // No method when the request was answered before reaching one (a key whose kept answer could not be read).
+        boolean sealed = resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(AnswerKeptSealed.class);
         return offEventLoop(() -> {
             keepAnswer(response, sealed);
             return null;

@@ -51,6 +51,8 @@ public class TokenResource {
             content = @Content(schema = @Schema(implementation = IssuedToken.class)))
     @APIResponse(responseCode = "400", description = "`idempotency-key-invalid`")
     @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
+    @APIResponse(responseCode = "410", description = "`idempotency-key-expired`: the answer kept for the key can no longer be read "
+            + "(the service's keys changed); send it again with a new key")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     @APIResponse(responseCode = "429", description = "`too-many-tokens`: the cap of unused tokens is reached; see Retry-After")
     public Uni<Response> issue() {

@@ -7,6 +7,8 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.shared.problem.ProblemException;
+
 import io.orderflow.support.FastTest;
 
 /** A sealed body opens to the very text sealed, only under the same session key; without one the service does not start. */
@@ -32,7 +34,9 @@ class AnswerSealTest {
     void anotherSessionKeyCannotOpenIt() {
         AnswerSeal another = new AnswerSeal(Optional.of("another-session-key-of-thirty-two-chars"));
 
-        assertThatThrownBy(() -> another.open(seal.seal(ANSWER))).isInstanceOf(IllegalStateException.class).hasMessageContaining("session key");
+        assertThatThrownBy(() -> another.open(seal.seal(ANSWER))).isInstanceOf(ProblemException.class)
+                .satisfies(e -> assertThat(((ProblemException) e).problem().status()).isEqualTo(410))
+                .hasMessageContaining("keys changed");
     }
 
     @Test

@@ -73,6 +73,19 @@ class SealedTokenAnswerTest {
         assertReplayed(first, issue(key));
     }
 
+    @Test
+    void anAnswerSealedUnderAnotherSessionKeyIsGoneAndSaysSoNeverA500() {
+        String key = UUID.randomUUID().toString();
+        issue(key).then().statusCode(201);
+        // As sealed by instances whose session key was rotated since.
+        String sealedElsewhere = new AnswerSeal(java.util.Optional.of("a-session-key-rotated-away-long-ago")).seal("{\"token\":\"x\"}");
+        assertThat(Orders.value(KEEP_PLAIN, sealedElsewhere, key)).isEqualTo(sealedElsewhere);
+        redis.key().del(store.recordKey(scopeOf(key)));
+
+        issue(key).then().statusCode(410).body("code", org.hamcrest.Matchers.equalTo("idempotency-key-expired"));
+        issue(UUID.randomUUID().toString()).then().statusCode(201);
+    }
+
     private static Response issue(String key) {
         return as("alice").header("Idempotency-Key", key).post("/orders/token");
     }

@@ -42,6 +42,7 @@ public enum ProblemCode {
     STOCK_LIMIT_EXCEEDED(409, "Stock limit exceeded"),
     PRODUCT_EXISTS(409, "Product exists"),
     ORDER_TOKEN_INVALID(410, "Order token invalid"),
+    IDEMPOTENCY_KEY_EXPIRED(410, "Idempotency-Key expired"),
     PAYLOAD_TOO_LARGE(413, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     ORDER_TOKEN_REUSED(422, "Order token reused"),
