@@ -152,6 +152,21 @@ class KeyScopeSpellingTest {
     }
 
     @Test
+    void aRefusedRefundsSettlementIsAnsweredOnceWhateverTheSpellingOfItsId() {
+        // No such refused refund: its 404 is kept, and every spelling of the id gets it from the key.
+        String path = "/payments/refunds/refused/987654321/settle";
+        String key = newKey();
+        String body = "{\"resolution\":\"refunded-outside\",\"note\":\"by hand\"}";
+        Response first = post(as("ops").contentType(ContentType.JSON).body(body), key, path);
+        first.then().statusCode(404);
+
+        for (String spelling : spellings(path, "987654321")) {
+            assertReplayed(first, post(as("ops").contentType(ContentType.JSON).body(body), key, spelling), spelling);
+        }
+        assertOneRecord(key, path);
+    }
+
+    @Test
     void aReconciliationRunIsAnsweredOnceWhateverTheSpellingOfItsPath() {
         String key = newKey();
         Response first = post(as("ops"), key, "/payments/reconciliation");
