@@ -1,5 +1,6 @@
 package io.orderflow.idempotency;
 
+import java.util.Locale;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -46,7 +47,11 @@ final class KeyRoute {
         return template.length() == 0 ? "/" : template.toString();
     }
 
-    /** A UUID in its one canonical spelling, as the resources read it; any other value as sent (decoded). */
+    /**
+     * A UUID in its one canonical spelling, as the resources read it; any other value as sent (decoded), but for
+     * control characters and {@code %}, written percent-encoded: PostgreSQL keeps no NUL in text, and a key's
+     * scope must be storable whatever a client puts in a path.
+     */
     static String canonical(String value) {
         if (value == null) {
             return "";
@@ -54,7 +59,15 @@ final class KeyRoute {
         try {
             return UUID.fromString(value).toString();
         } catch (IllegalArgumentException notAUuid) {
-            return value;
+            StringBuilder storable = new StringBuilder(value.length());
+            value.chars().forEach(c -> {
+                if (c < 0x20 || c == 0x7F || c == '%') {
+                    storable.append('%').append(String.format(Locale.ROOT, "%02X", c));
+                } else {
+                    storable.append((char) c);
+                }
+            });
+            return storable.toString();
         }
     }
 }
