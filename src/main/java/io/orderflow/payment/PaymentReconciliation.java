@@ -137,8 +137,7 @@ class PaymentReconciliation {
      */
     @Transactional
     Verdict examine(ProviderCharge charge, List<Mismatch> mismatches) {
-        ProviderCharge.Reading reading = charge.readFor(null, null);
-        if (reading == ProviderCharge.Reading.NOT_CHARGED) {
+        if (charge.tookNothing()) {
             return Verdict.NOT_CHARGED;
         }
         if (!charge.charged()) {

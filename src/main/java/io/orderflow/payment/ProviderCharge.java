@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
@@ -16,6 +17,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ProviderCharge(String key, String reference, String status, UUID orderId, String amount, String currency,
         Boolean refunded, NextAction nextAction, Map<String, String> metadata) {
+
+    private static final Set<String> TOOK_NOTHING = Set.of("declined", "failed", "voided", "canceled", "cancelled");
 
     /** Where the customer completes what the provider needs of them, e.g. {@code {"type":"redirect","url":...}}. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -43,9 +46,13 @@ public record ProviderCharge(String key, String reference, String status, UUID o
             case "succeeded" -> reference == null ? Reading.UNKNOWN
                     : isFor(askedAmount, askedCurrency) ? Reading.SUCCEEDED : Reading.WRONG_AMOUNT;
             case "requires_action" -> nextAction != null && nextAction.url() != null ? Reading.REQUIRES_ACTION : Reading.UNKNOWN;
-            case "declined", "failed", "voided", "canceled", "cancelled" -> Reading.NOT_CHARGED;
-            default -> Reading.UNKNOWN;
+            default -> tookNothing() ? Reading.NOT_CHARGED : Reading.UNKNOWN;
         };
+    }
+
+    /** Certainly not charged: declined, failed, voided or cancelled at the provider. */
+    public boolean tookNothing() {
+        return status != null && TOOK_NOTHING.contains(status.toLowerCase(Locale.ROOT));
     }
 
     /** Whether this charge took exactly {@code askedAmount} in {@code askedCurrency} ("12.5" and "12.50" are one amount). */

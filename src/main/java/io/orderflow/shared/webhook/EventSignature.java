@@ -6,7 +6,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -44,32 +46,32 @@ public final class EventSignature {
             throw new InvalidSignatureException("The " + HEADER + " header is missing.");
         }
         Long timestamp = null;
-        boolean matched = false;
+        List<String> signatures = new ArrayList<>();
         for (String part : header.split(",")) {
             String[] pair = part.trim().split("=", 2);
             if (pair.length == 2 && pair[0].equals("t")) {
-                try {
-                    timestamp = Long.parseLong(pair[1]);
-                } catch (NumberFormatException e) {
-                    throw new InvalidSignatureException("The signature's timestamp is not a number.");
-                }
+                timestamp = timestamp(pair[1]);
+            } else if (pair.length == 2 && pair[0].equals("v1")) {
+                signatures.add(pair[1]);
             }
         }
         if (timestamp == null) {
             throw new InvalidSignatureException("The signature has no timestamp.");
         }
         byte[] expected = hmac(secret, timestamp, body);
-        for (String part : header.split(",")) {
-            String[] pair = part.trim().split("=", 2);
-            if (pair.length == 2 && pair[0].equals("v1") && MessageDigest.isEqual(expected, hex(pair[1]))) {
-                matched = true;
-            }
-        }
-        if (!matched) {
+        if (signatures.stream().noneMatch(signature -> MessageDigest.isEqual(expected, hex(signature)))) {
             throw new InvalidSignatureException("No signature matches the body.");
         }
         if (Duration.between(Instant.ofEpochSecond(timestamp), now).abs().compareTo(tolerance) > 0) {
             throw new InvalidSignatureException("The signature's timestamp is outside the tolerance of " + tolerance.toSeconds() + " s.");
+        }
+    }
+
+    private static long timestamp(String seconds) {
+        try {
+            return Long.parseLong(seconds);
+        } catch (NumberFormatException e) {
+            throw new InvalidSignatureException("The signature's timestamp is not a number.");
         }
     }
 
