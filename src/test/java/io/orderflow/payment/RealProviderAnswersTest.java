@@ -200,6 +200,26 @@ class RealProviderAnswersTest {
     }
 
     @Test
+    void anAuthenticationNeverCompletedIsVoidedPastTheProcessingHorizonAndChargesNothing() {
+        String id = newOrder("alice");
+        String page = pay(id, UUID.randomUUID().toString(), "pm_card_authenticationRequired").then().statusCode(202).extract()
+                .path("nextAction.url");
+        // The customer walked away; the charge was sent longer ago than orders.payments.processing-horizon (10 minutes).
+        Orders.execute("UPDATE payments SET sent_at = now() - interval '11 minutes' WHERE order_id = '" + UUID.fromString(id) + "'");
+
+        recovery.recover();
+
+        assertThat(paymentStatus(id)).isEqualTo("FAILURE");
+        RestAssured.given().get(page).then().statusCode(404);
+        RestAssured.given().redirects().follow(false).contentType(ContentType.URLENC).formParam("answer", "approve").post(page).then()
+                .statusCode(404);
+        as("alice").get("/orders/{id}", id).then().body("status", equalTo("created"));
+        Ledger ledger = Ledger.of(id);
+        assertThat(ledger.charges()).isZero();
+        assertThat(ledger.refunds()).isZero();
+    }
+
+    @Test
     void reconciliationRefundsOnlyMoneyThisDeploymentTookAndReportsTheRest() throws Exception {
         String paid = newOrder("alice");
         act("alice", paid, "pay").then().statusCode(200);
