@@ -10,9 +10,6 @@ import jakarta.transaction.Transactional;
 
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
@@ -46,11 +43,10 @@ public class OrderService {
     private final StockPrecheck precheck;
     private final IdempotencyRecords keys;
     private final PendingKeyClaim pendingKey;
-    private final ObjectMapper json;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, ObjectMapper json, MeterRegistry metrics) {
+            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
@@ -59,18 +55,17 @@ public class OrderService {
         this.precheck = precheck;
         this.keys = keys;
         this.pendingKey = pendingKey;
-        this.json = json;
         this.metrics = metrics;
     }
 
     /**
-     * The answer to {@code POST /orders}: the order's id, its body (the order as created, or a replay's JSON
-     * exactly as the creation first answered it) and whether this answer is a replay.
+     * The answer to {@code POST /orders}: the order's id, its body (JSON, exactly as the creation first
+     * answered it) and whether this answer is a replay.
      */
-    public record Creation(UUID id, Object body, boolean replayed) {
+    public record Creation(UUID id, byte[] body, boolean replayed) {
 
-        Creation(OrderView order, boolean replayed) {
-            this(order.id(), order, replayed);
+        Creation(OrderStore.Stored order, boolean replayed) {
+            this(order.id(), order.answer().getBytes(StandardCharsets.UTF_8), replayed);
         }
     }
 
@@ -82,11 +77,11 @@ public class OrderService {
         TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint().value(), pendingKey.take());
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
-            // The answer Redis keeps goes out as it was first given, byte for byte: read into this version's
-            // OrderView, a field or a status value of a newer version would be dropped or refused.
+            // The answer Redis or PostgreSQL keeps goes out as it was first given, byte for byte: read into this
+            // version's OrderView, a field or a status value of a newer version would be dropped or refused.
             case CONSUMED -> claim.answer() != null
-                    ? replayed(claim.orderId(), claim.fingerprint(), claim.answer().getBytes(StandardCharsets.UTF_8), request)
-                    : replayOrRefuse(store.findAsCreated(claim.orderId(), caller), claim.tokenHash(), caller, request);
+                    ? replayed(new OrderStore.Stored(claim.orderId(), caller.name(), claim.fingerprint(), claim.answer()), request)
+                    : replayOrRefuse(store.findByToken(claim.tokenHash(), caller), claim.tokenHash(), caller, request);
             // Redis knows no such token; PostgreSQL may still know the order it produced.
             case UNKNOWN -> replayOrRefuse(store.findByToken(claim.tokenHash(), caller), claim.tokenHash(), caller, request);
         };
@@ -109,7 +104,7 @@ public class OrderService {
     }
 
     private Creation insert(Caller caller, TokenClaim claim, NewOrder request) {
-        OrderView created;
+        OrderStore.Stored created;
         StockPrecheck.Hold hold = StockPrecheck.Hold.NONE;
         try {
             hold = precheck.take(request.lines().stream().map(line -> new StockLine(line.sku(), line.quantity())).toList());
@@ -123,7 +118,7 @@ public class OrderService {
                 releaseRefused(claim);
                 throw invalidToken();
             }
-            recordConsumption(claim, existing.get().view(), existing.get().requestFingerprint());
+            recordConsumption(claim, existing.get());
             return replay(existing, caller, request);
         } catch (RuntimeException e) {
             precheck.settle(hold, false);
@@ -131,7 +126,7 @@ public class OrderService {
             throw e;
         }
         precheck.settle(hold, true);
-        recordConsumption(claim, created, request.fingerprint().value());
+        recordConsumption(claim, created);
         metrics.counter("orders.created").increment();
         return new Creation(created, false);
     }
@@ -143,9 +138,9 @@ public class OrderService {
      * locked until the commit, and a flash sale's orders queue on it.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    OrderView place(Caller caller, String tokenHash, NewOrder request) {
+    OrderStore.Stored place(Caller caller, String tokenHash, NewOrder request) {
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
-        OrderView created = store.insert(caller, tokenHash, request.fingerprint().value(), priced);
+        OrderStore.Stored created = store.insert(caller, tokenHash, request.fingerprint().value(), priced);
         keys.keepWithEffect(OrderResponses.created(new Creation(created, false)));
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return created;
@@ -155,10 +150,10 @@ public class OrderService {
      * Tells Redis which order the token produced, and the answer a repeat gets without reading the
      * order again. If Redis fails now, the lease runs out and PostgreSQL answers the retry.
      */
-    private void recordConsumption(TokenClaim claim, OrderView created, String fingerprint) {
+    private void recordConsumption(TokenClaim claim, OrderStore.Stored created) {
         try {
-            tokens.complete(claim, created.id(), fingerprint, json.writeValueAsString(created));
-        } catch (JsonProcessingException | RuntimeException e) {
+            tokens.complete(claim, created.id(), created.requestFingerprint(), created.answer());
+        } catch (RuntimeException e) {
             LOG.warnf("Order %s is stored but Redis did not record its token: %s", created.id(), e.toString());
         }
     }
@@ -188,19 +183,18 @@ public class OrderService {
     }
 
     private Creation replay(Optional<OrderStore.Stored> stored, Caller caller, NewOrder request) {
-        OrderStore.Stored order = stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(this::invalidToken);
-        return replayed(order.view().id(), order.requestFingerprint(), order.view(), request);
+        return replayed(stored.filter(s -> s.customer().equals(caller.name())).orElseThrow(this::invalidToken), request);
     }
 
     /** The token's order answered again, to the request the token was used for; 409 {@code order-token-reused} to any other. */
-    private Creation replayed(UUID orderId, String requestFingerprint, Object answer, NewOrder request) {
-        if (!request.fingerprint().matches(requestFingerprint)) {
+    private Creation replayed(OrderStore.Stored order, NewOrder request) {
+        if (!request.fingerprint().matches(order.requestFingerprint())) {
             metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_REUSED, "This order token was already used for a different order; get a new one for a new order.")
-                    .with("orderId", orderId));
+                    .with("orderId", order.id()));
         }
         metrics.counter("orders.replays", "source", "order-token").increment();
-        return new Creation(orderId, answer, true);
+        return new Creation(order, true);
     }
 
     private ProblemException invalidToken() {

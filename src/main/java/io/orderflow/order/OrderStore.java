@@ -18,6 +18,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.id.uuid.UuidVersion7Strategy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.security.Caller;
@@ -30,7 +33,7 @@ class OrderStore {
 
     /** The token made an order already (orders), or it was used or refused for this customer (order_tokens). */
     private static final Set<String> TOKEN_CONSTRAINTS = Set.of("uq_orders_token_hash", "pk_order_tokens");
-    // The order, its items, its created event and its token's row, in one round trip.
+    // The order, its items and its created event, in one round trip.
     private static final String CREATE = """
             WITH stored AS (
                 INSERT INTO orders (id, customer, token_hash, request_fingerprint, status, currency, total_amount, version,
@@ -44,11 +47,15 @@ class OrderStore {
                     WITH ORDINALITY AS item (sku, quantity, unit_price, line_no)),
             event AS (
                 INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
-                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM stored),
-            token AS (
-                INSERT INTO order_tokens (customer, token_hash, order_id)
-                SELECT :customer, :tokenHash, stored.id FROM stored)
+                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM stored)
             SELECT order_number FROM stored""";
+    // The token's row with the answer its order's creation gives, which needs the order's number first.
+    private static final String KEEP_TOKEN = """
+            INSERT INTO order_tokens (customer, token_hash, order_id, answer) VALUES (:customer, :tokenHash, :orderId, :answer)""";
+    private static final String BY_TOKEN = """
+            SELECT o.id, o.customer, o.request_fingerprint, t.answer FROM orders o
+            LEFT JOIN order_tokens t ON t.customer = o.customer AND t.token_hash = o.token_hash
+            WHERE o.token_hash = :tokenHash""";
     // Waits for an order of the token still being inserted, and does nothing once it committed.
     private static final String REFUSE = """
             INSERT INTO order_tokens (customer, token_hash, refused_at) VALUES (:customer, :tokenHash, :at)
@@ -58,31 +65,36 @@ class OrderStore {
     private final EntityManager db;
     private final OutboxWriter outbox;
     private final OrderMapper views;
+    private final ObjectMapper json;
     /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
     private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views,
+    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, ObjectMapper json,
             @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;
+        this.json = json;
         this.paymentDeadline = paymentDeadline;
     }
 
-    /** A stored order as its creator sees it, with the fingerprint of the request that created it. */
-    public record Stored(OrderView view, String customer, String requestFingerprint) {
+    /**
+     * A stored order's creation: its answer as first given (JSON), whose it is, and the fingerprint of the
+     * request that created it.
+     */
+    public record Stored(UUID id, String customer, String requestFingerprint, String answer) {
     }
 
     /**
-     * Inserts the order for a token with its items, its created event and its token's row, in the
-     * caller's transaction (the one that prices it and reserves its stock), in one statement. Inserting
-     * and letting the unique keys refuse a second order, or an order after a refusal, is what makes
-     * creation exactly-once and a 410 final, whatever Redis remembers.
+     * Inserts the order for a token with its items and its created event, then its token's row with the
+     * answer of the creation, in the caller's transaction (the one that prices it and reserves its stock).
+     * Inserting and letting the unique keys refuse a second order, or an order after a refusal, is what
+     * makes creation exactly-once and a 410 final, whatever Redis remembers.
      *
      * @throws DuplicateOrderTokenException when the token already produced an order or was refused
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public OrderView insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced) {
+    public Stored insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced) {
         // The order as the statement stores it; never attached to the session, only rendered.
         Order order = new Order();
         order.id = UuidVersion7Strategy.INSTANCE.generateUuid(null);
@@ -108,14 +120,25 @@ class OrderStore {
                     .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", event.key())
                     .setParameter("eventPayload", outbox.payloadOf(event)).setParameter("traceParent", outbox.traceParent())
                     .getSingleResult()).longValue();
+            String answer = render(views.asCreated(order, caller));
+            db.createNativeQuery(KEEP_TOKEN).setParameter("customer", order.customer).setParameter("tokenHash", tokenHash)
+                    .setParameter("orderId", order.id).setParameter("answer", answer).executeUpdate();
+            outbox.written(OrderEventMessage.KIND, order.createdAt);
+            return new Stored(order.id, order.customer, fingerprint, answer);
         } catch (PersistenceException e) {
             if (violatesTokenConstraint(e)) {
                 throw new DuplicateOrderTokenException(e);
             }
             throw e;
         }
-        outbox.written(OrderEventMessage.KIND, order.createdAt);
-        return views.asCreated(order, caller);
+    }
+
+    private String render(OrderView view) {
+        try {
+            return json.writeValueAsString(view);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("An order view could not be written as JSON", e);
+        }
     }
 
     private static boolean violatesTokenConstraint(Throwable failure) {
@@ -138,18 +161,19 @@ class OrderStore {
                 .setParameter("at", Instant.now()).executeUpdate() == 1;
     }
 
-    /** The order a token produced, as its creation was answered. */
+    /**
+     * The order a token produced, with the answer its creation gave. An order created before answers were
+     * kept with their token is rendered as it was created.
+     */
     @Transactional
     public Optional<Stored> findByToken(String tokenHash, Caller caller) {
-        return Order.<Order>find("tokenHash", tokenHash).firstResultOptional()
-                .map(order -> new Stored(views.asCreated(order, caller), order.customer, order.requestFingerprint));
-    }
-
-    /** The order as created, for a replay of its creation. */
-    @Transactional
-    public Optional<Stored> findAsCreated(UUID id, Caller caller) {
-        return Order.<Order>findByIdOptional(id)
-                .map(order -> new Stored(views.asCreated(order, caller), order.customer, order.requestFingerprint));
+        List<?> rows = db.createNativeQuery(BY_TOKEN).setParameter("tokenHash", tokenHash).getResultList();
+        return rows.stream().findFirst().map(row -> {
+            Object[] columns = (Object[]) row;
+            UUID id = (UUID) columns[0];
+            String answer = columns[3] != null ? (String) columns[3] : render(views.asCreated(Order.findById(id), caller));
+            return new Stored(id, (String) columns[1], (String) columns[2], answer);
+        });
     }
 
     /**

@@ -25,8 +25,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
 /**
- * A token's replay is its creation's answer as first given, byte for byte; so during a rolling deploy, where two
- * versions share Redis, an older one answers what a newer one kept as it was kept.
+ * A token's replay is its creation's answer as first given, byte for byte, from Redis while it keeps the
+ * token's record and from PostgreSQL once Redis lost it; so during a rolling deploy, where two versions
+ * share both, an older one answers what a newer one kept as it was kept.
  */
 @QuarkusTest
 @WithTestResource(TestServers.class)
@@ -51,6 +52,20 @@ class RollingDeployTest {
     }
 
     @Test
+    void aReplayAfterRedisLostTheTokensRecordIsTheFirstAnswerByteForByte() {
+        String token = newToken("alice");
+        Response created = placeOrder("alice", token, ORDER);
+        created.then().statusCode(201);
+        assertThat(Orders.value("SELECT answer FROM order_tokens WHERE token_hash = ?", OrderTokens.hash(token)))
+                .as("the answer PostgreSQL keeps with the token's row").isEqualTo(created.asString());
+        forgetInRedis(token);
+
+        Response again = repeat(token, created);
+        assertThat(again.asByteArray()).isEqualTo(created.asByteArray());
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    @Test
     void aCreationKeptByANewerVersionWithAMemberThisOneDoesNotKnowIsReplayedAsKept() throws JsonProcessingException {
         assertReplayedAsKept(newer -> newer.put("giftWrap", "red ribbon"));
     }
@@ -62,6 +77,34 @@ class RollingDeployTest {
             newer.put("status", "awaiting-authentication");
             newer.putArray("allowedActions").add("authenticate").add("cancel");
         });
+    }
+
+    @Test
+    void aCreationKeptByANewerVersionIsReplayedAsKeptInPostgresOnceRedisLostIt() throws JsonProcessingException {
+        String token = newToken("alice");
+        Response created = placeOrder("alice", token, ORDER);
+        created.then().statusCode(201);
+        ObjectNode newer = (ObjectNode) JSON.readTree(created.asString());
+        newer.put("status", "awaiting-authentication").put("giftWrap", "red ribbon");
+        Orders.keepTokenAnswer(token, newer.toString());
+        forgetInRedis(token);
+
+        Response again = repeat(token, created);
+        assertThat(again.asString()).isEqualTo(newer.toString());
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    /** Orders created before answers were kept with their token's row are answered as they were created. */
+    @Test
+    void anOrderFromBeforeAnswersWereKeptIsReplayedAsItWasCreated() {
+        String token = newToken("alice");
+        Response created = placeOrder("alice", token, ORDER);
+        created.then().statusCode(201);
+        Orders.keepTokenAnswer(token, null);
+        forgetInRedis(token);
+
+        Response again = repeat(token, created);
+        assertThat(again.asByteArray()).isEqualTo(created.asByteArray());
     }
 
     /**
@@ -83,6 +126,11 @@ class RollingDeployTest {
         Response again = repeat(token, created);
         assertThat(again.asString()).isEqualTo(newer.toString());
         assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    /** Redis loses the token's record, as a failover to a replica behind its master does. */
+    private void forgetInRedis(String token) {
+        assertThat(redis.key().del(tokens.tokenKey("alice", OrderTokens.hash(token)))).as("token records removed").isEqualTo(1);
     }
 
     /** The creation again with its token: a replay of the first, with its address and type. */

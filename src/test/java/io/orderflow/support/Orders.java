@@ -64,6 +64,20 @@ public final class Orders {
         }
     }
 
+    /** Sets the answer a token's row keeps for its order's creation, as another version would have kept it (or null). */
+    public static void keepTokenAnswer(String token, String answer) {
+        try (Connection connection = TestServers.connect();
+                PreparedStatement statement = connection.prepareStatement("UPDATE order_tokens SET answer = ? WHERE token_hash = ?")) {
+            statement.setString(1, answer);
+            statement.setString(2, Hashing.sha256Hex(token));
+            if (statement.executeUpdate() != 1) {
+                throw new IllegalStateException("The token has no order row to keep an answer in");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Runs SQL in this run's schema, e.g. to make the database fail on purpose. */
     public static void execute(String sql) {
         try (Connection connection = TestServers.connect()) {
