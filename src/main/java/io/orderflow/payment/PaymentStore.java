@@ -70,6 +70,10 @@ class PaymentStore {
     private static final String REFUND_QUEUED = """
             SELECT count(*) FROM outbox_all WHERE kind = 'refund' AND order_id = :orderId AND status <> 'DEAD'
                 AND coalesce(CAST(payload AS jsonb) ->> 'charge', :reference) = :reference""";
+    private static final String REFUNDED_OUTSIDE = """
+            SELECT count(*) FROM refund_settlements s JOIN outbox_all o ON o.id = s.outbox_id
+            WHERE s.order_id = :orderId AND s.resolution = 'refunded-outside' AND o.kind = 'refund'
+                AND coalesce(CAST(o.payload AS jsonb) ->> 'charge', :reference) = :reference""";
 
     private final EntityManager db;
     private final PaymentConfig config;
@@ -164,6 +168,13 @@ class PaymentStore {
     @Transactional(Transactional.TxType.MANDATORY)
     public boolean refundQueued(UUID orderId, String chargeReference) {
         return ((Number) db.createNativeQuery(REFUND_QUEUED).setParameter("orderId", orderId).setParameter("reference", chargeReference)
+                .getSingleResult()).longValue() > 0;
+    }
+
+    /** Whether staff settled a refused refund of this charge as given back outside the engine. */
+    @Transactional
+    public boolean refundedOutside(UUID orderId, String chargeReference) {
+        return ((Number) db.createNativeQuery(REFUNDED_OUTSIDE).setParameter("orderId", orderId).setParameter("reference", chargeReference)
                 .getSingleResult()).longValue() > 0;
     }
 

@@ -105,6 +105,10 @@ class RefusedRefundTest {
         assertThat(FakeProviders.calls(REFUNDS, key)).as("refund calls after settling").hasSize(1);
         assertThat(Ledger.of(id).refunds()).as("refunds made by the provider").isZero();
         assertThat(metric("orders_refunds_refused_total") - refusedBefore).as("refunds refused").isEqualTo(1.0);
+
+        // Staff said the money went back outside the engine: reconciliation takes their word and reports nothing of it.
+        as("ops").post("/payments/reconciliation").then().statusCode(200).body("mismatches.orderId", not(hasItem(id)));
+        assertThat(Orders.value("SELECT count(*) FROM outbox_all WHERE kind = 'refund' AND order_id = ?", id)).isEqualTo("1");
     }
 
     @Test
