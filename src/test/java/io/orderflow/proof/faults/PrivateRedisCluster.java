@@ -197,29 +197,30 @@ final class PrivateRedisCluster implements AutoCloseable {
     }
 
     /**
-     * SIGKILL of a master whose replica is behind: the replica is stopped (SIGSTOP) until the master has
-     * taken at least {@link #UNREPLICATED_BYTES} of writes it never got, then the master is killed and the
-     * replica goes on and is promoted without them, as when a master dies with its replication lagging.
-     * Returns how long from the kill until the replica served the master's slots.
+     * SIGKILL of a master whose replica is behind: the replication link between them is cut (the master
+     * drops it, and the replica cannot make it again, as it now authenticates with a password the master
+     * does not have) until the master has taken at least {@link #UNREPLICATED_BYTES} of writes the replica
+     * never got; then the master is killed and the replica is promoted without them, as when a master dies
+     * with its replication lagging. The replica serves its clients all along, as one behind a partition
+     * does (a stopped replica would stall every client that connects to it instead). Returns how long from
+     * the kill until the replica served the master's slots.
      */
     Duration killMasterAheadOfItsReplica(int port) {
         int replica = replicaOf(port);
-        String replicaPid = String.valueOf(processes.get(replica).pid());
-        long replicated = offset(port);
-        Processes.run(COMMAND_TIMEOUT, "kill", "-STOP", replicaPid);
+        Resp.command(replica, "CONFIG", "SET", "masterauth", "link-cut-by-the-proof");
         try {
-            Processes.require(SETTLE_LIMIT, "master " + port + " took writes its stopped replica " + replica + " never got",
-                    () -> offset(port) - replicated >= UNREPLICATED_BYTES);
-        } catch (RuntimeException e) {
-            Processes.run(COMMAND_TIMEOUT, "kill", "-CONT", replicaPid);
-            throw e;
+            Resp.command(port, "CLIENT", "KILL", "TYPE", "replica");
+            Processes.require(SETTLE_LIMIT, "master " + port + " took writes its cut-off replica " + replica + " never got",
+                    () -> offset(port) - offset(replica) >= UNREPLICATED_BYTES);
+            long start = System.nanoTime();
+            processes.get(port).destroyForcibly();
+            awaitExit(port);
+            awaitSettled("replica " + replica + ", behind, took over from killed master " + port, () -> "master".equals(role(replica)));
+            return Duration.ofNanos(System.nanoTime() - start);
+        } finally {
+            // An empty masterauth is none: the node replicates as before whenever it is a replica again.
+            Resp.command(replica, "CONFIG", "SET", "masterauth", "");
         }
-        long start = System.nanoTime();
-        processes.get(port).destroyForcibly();
-        awaitExit(port);
-        Processes.run(COMMAND_TIMEOUT, "kill", "-CONT", replicaPid);
-        awaitSettled("replica " + replica + ", behind, took over from killed master " + port, () -> "master".equals(role(replica)));
-        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     private static long offset(int master) {
