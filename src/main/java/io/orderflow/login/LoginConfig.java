@@ -25,12 +25,22 @@ public interface LoginConfig {
 
     /**
      * Wrong passwords from one client address, for any users, within a window before that address is
-     * refused for every user it has failed for. Users it has not failed for still sign in from it: many
-     * people may sit behind one address (an office, a carrier's NAT, a proxy that does not forward).
+     * refused for every user it has failed for, and its checks for other names are bounded in rate. Users
+     * it has not failed for still sign in from it: many people may sit behind one address (an office, a
+     * carrier's NAT, a proxy that does not forward).
      */
     @WithDefault("50")
     @Min(1)
     int maxFailuresPerAddress();
+
+    /**
+     * Password checks per second an address past {@link #maxFailuresPerAddress()} still gets for names it
+     * has not failed for (beyond them, 429 with Retry-After 1): one password sprayed over many names is
+     * bounded, while a right password from a shared address still gets through within a second or two.
+     */
+    @WithDefault("2")
+    @Min(1)
+    int checksPerSecondPastAddressLimit();
 
     /**
      * Wrong passwords for one user, from any addresses, within a window before its password checks are

@@ -41,8 +41,6 @@ class SignInClearances {
     private static final int STRIPES = 64;
     /** How soon a dropped subscription is tried again. */
     private static final Duration RESUBSCRIBE_AFTER = Duration.ofSeconds(1);
-    /** A stamp that never matches: the attempt's pair was not checked in Redis. */
-    static final long UNCHECKED = -1;
 
     private record Pair(String user, String address) {
     }
@@ -91,7 +89,7 @@ class SignInClearances {
 
     /** A sign-in succeeded whose check found no failure: clears the pair, unless a failure was heard since the check. */
     void clear(SignInAttempt attempt) {
-        if (!heard || attempt.clearance() == UNCHECKED || attempt.failedBefore()) {
+        if (!heard || attempt.failedBefore()) {
             return;
         }
         Pair pair = new Pair(attempt.user(), attempt.address());

@@ -9,6 +9,9 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.problem.Problem;
+import io.orderflow.shared.problem.ProblemCode;
+import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -16,20 +19,28 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * Failed sign-ins counted in Redis per (user, client address), per user and per address, so every
- * instance sees the same counts; each counter expires with its window. The user's two counters share
- * the user's slot, the address's its own. When Redis fails, sign-ins go on unthrottled (counted in
- * {@code orders_login_throttle_unavailable_total}): refusing them would turn a Redis outage into
- * nobody, staff included, being able to sign in, while the password check still stands.
+ * Sign-in attempts counted in Redis per (user, client address), per address and per user, so every
+ * instance sees the same counts; each counter expires with its window. An attempt is counted before its
+ * password is checked, as a reservation that a right password gives back and a wrong one keeps: a burst
+ * of guesses in flight at once gets no more checks than the limits allow. The pair's counter shares the
+ * address's slot, so that one script decides a refusal from both; the user's counter (which only slows
+ * down) has its own. When Redis fails, a sign-in is answered 503 with Retry-After rather than checked
+ * unthrottled (counted in {@code orders_login_throttle_unavailable_total}): guessing is never cheaper
+ * while Redis is unwell.
  */
 @ApplicationScoped
 class SignInFailures {
 
     private static final Logger LOG = Logger.getLogger(SignInFailures.class);
-    private static final RedisScript CHECK = RedisScript.load("login-check");
-    private static final RedisScript FAIL = RedisScript.load("login-fail");
+    private static final RedisScript RESERVE = RedisScript.load("login-reserve");
+    private static final RedisScript COUNT = RedisScript.load("login-count");
+    private static final RedisScript RELEASE = RedisScript.load("login-release");
+    /** Why the reservation script refused, by its answer's third element. */
+    private static final String[] REFUSED_BY = { null, "user-and-address", "address", "address-rate" };
     /** The first delay of a user being guessed at; each further failure doubles it, up to the configured cap. */
     private static final Duration FIRST_DELAY = Duration.ofMillis(100);
+    /** How soon a sign-in refused because Redis failed may be tried again. */
+    private static final Duration UNAVAILABLE_RETRY = Duration.ofSeconds(2);
 
     private final ReactiveRedisDataSource reactive;
     private final SignInClearances clearances;
@@ -47,67 +58,71 @@ class SignInFailures {
     }
 
     /**
-     * The attempt, to be checked, or {@link SignInRefusedException} when this address reached its limit
-     * for this user, or reached its own limit and has failed for this user before. An address that has
-     * not failed for the user is never refused. Without blocking; the address's counter is read only
-     * when the address has failed for the user, so most sign-ins cost one Redis call.
+     * The attempt, reserved and to be checked; or {@link SignInRefusedException} when this address reached
+     * its limit for this user, or reached its own limit and has failed for this user before, or reached its
+     * own limit and used this second's checks for names it has not failed for. Without blocking: two Redis
+     * calls at once, one per slot.
      */
     public Uni<SignInAttempt> admit(String user, String address) {
         long clearance = clearances.stamp(user, address);
-        return CHECK.run(reactive, List.of(pairKey(user, address), userKey(user))).chain(byUser -> {
-            long pairFailures = byUser.get(0).toLong();
-            long pairLeft = byUser.get(1).toLong();
-            long userFailures = byUser.get(2).toLong();
-            if (pairFailures >= config.maxFailuresPerUserAndAddress()) {
-                return Uni.createFrom().failure(refused("user-and-address", pairLeft));
+        Uni<Response> byAddress = RESERVE.run(reactive, List.of(pairKey(user, address), addressKey(address), addressRateKey(address)),
+                config.window().toMillis(), config.maxFailuresPerUserAndAddress(), config.maxFailuresPerAddress(),
+                config.checksPerSecondPastAddressLimit());
+        return byAddress.chain(reserved -> {
+            if (reserved.get(0).toInteger() == 1) {
+                return Uni.createFrom().failure(refused(REFUSED_BY[reserved.get(2).toInteger()], reserved.get(1).toLong()));
             }
-            if (pairFailures == 0) {
-                return Uni.createFrom().item(new SignInAttempt(user, address, false, delay(userFailures), clearance));
-            }
-            return CHECK.run(reactive, List.of(addressKey(address))).map(byAddress -> {
-                if (byAddress.get(0).toLong() >= config.maxFailuresPerAddress()) {
-                    throw refused("address", Math.min(pairLeft, byAddress.get(1).toLong()));
-                }
-                return new SignInAttempt(user, address, true, delay(userFailures), clearance);
-            });
+            boolean failedBefore = reserved.get(1).toLong() > 0;
+            return COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())
+                    .map(attempts -> new SignInAttempt(user, address, failedBefore, delay(attempts.toLong() - 1), clearance))
+                    .onFailure().call(e -> release(user, address, failedBefore, false));
         }).ifNoItem().after(RedisScript.TIMEOUT).fail()
-                .onFailure(e -> !(e instanceof SignInRefusedException)).recoverWithItem(e -> {
+                .onFailure(e -> !(e instanceof SignInRefusedException)).transform(e -> {
                     unavailable("check", e);
-                    return SignInAttempt.unchecked(user, address);
+                    return new ProblemException(Problem.of(ProblemCode.SERVICE_UNAVAILABLE,
+                            "Sign-ins cannot be checked right now; try again after Retry-After seconds."), UNAVAILABLE_RETRY);
                 });
     }
 
     /**
-     * Counts a wrong password (or unknown user) against the user at this address, the user and the
-     * address. Called on the event loop, so it does not wait: the counts are sent to Redis before the
-     * failure is answered. Attempts already in flight when a limit is reached are still checked, so a
-     * burst of parallel guesses may pass it by as many as it runs at once. The pair loses its way
-     * around Redis on every instance ({@link SignInClearances}) before the failure is answered here.
+     * A wrong password (or unknown user): its reservation stays counted. Called on the event loop, so it
+     * does not wait. The pair loses its way around Redis on every instance ({@link SignInClearances})
+     * before the failure is answered here.
      */
     public void failed(SignInAttempt attempt) {
+        metrics.counter("orders.login.failures").increment();
         clearances.failed(attempt.user(), attempt.address()).subscribe().with(done -> { }, e -> unavailable("announce", e));
-        count(attempt).subscribe().with(done -> { }, e -> unavailable("count", e));
     }
 
-    /** The counting alone, as every instance does it. */
-    Uni<Void> count(SignInAttempt attempt) {
-        metrics.counter("orders.login.failures").increment();
-        long window = config.window().toMillis();
-        return Uni.combine().all().unis(
-                FAIL.run(reactive, List.of(pairKey(attempt.user(), attempt.address()), userKey(attempt.user())), window),
-                FAIL.run(reactive, List.of(addressKey(attempt.address())), window)).discardItems();
+    /** An attempt whose password could not be checked (the user store failed): it gives its reservation back. */
+    public void notChecked(SignInAttempt attempt) {
+        release(attempt.user(), attempt.address(), false, true).subscribe().with(done -> { }, e -> unavailable("release", e));
     }
 
     /**
-     * A user who signed in from an address starts afresh there. The user's count stays, or its owner
-     * signing in would wipe the slow-down of a guesser elsewhere; so does the address's, or one account
-     * could clear it for guesses at others. Without waiting, like {@link #failed}.
+     * A user who signed in from an address gives the attempt back, and starts afresh there. The user's
+     * count stays, or its owner signing in would wipe the slow-down of a guesser elsewhere; so does the
+     * address's, or one account could clear it for guesses at others. Without waiting, like {@link #failed}.
      */
     public void succeeded(SignInAttempt attempt) {
         clearances.clear(attempt);
-        if (attempt.failedBefore()) {
-            reactive.key().del(pairKey(attempt.user(), attempt.address())).subscribe().with(deleted -> { }, e -> unavailable("clear", e));
+        release(attempt.user(), attempt.address(), attempt.failedBefore(), true).subscribe().with(done -> { }, e -> unavailable("release", e));
+    }
+
+    /** A wrong password counted as an instance counts it, reservation and all: what another instance's failure leaves in Redis. */
+    Uni<Void> count(String user, String address) {
+        return RESERVE.run(reactive, List.of(pairKey(user, address), addressKey(address), addressRateKey(address)),
+                config.window().toMillis(), Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)
+                .chain(() -> COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())).replaceWithVoid();
+    }
+
+    /** Gives an attempt's reservations back: on the pair and the address (the pair afresh if asked), and on the user when it was counted. */
+    private Uni<Void> release(String user, String address, boolean pairAfresh, boolean userCounted) {
+        Uni<Response> byAddress = RELEASE.run(reactive, List.of(pairKey(user, address), addressKey(address)), pairAfresh ? "1" : "0");
+        if (!userCounted) {
+            return byAddress.replaceWithVoid();
         }
+        return Uni.combine().all().unis(byAddress, RELEASE.run(reactive, List.of(userKey(user)), "0")).discardItems();
     }
 
     /** Nothing below the threshold; then 100 ms, doubled with each further failure, up to the cap. */
@@ -135,13 +150,17 @@ class SignInFailures {
         return keys.ofPrincipal(user, "login-failures");
     }
 
-    /** In the user's slot, so that one script reads (and counts) both. */
+    /** In the address's slot, so that one script reserves on both. */
     private String pairKey(String user, String address) {
-        return keys.ofPrincipal(user, "login-failures:" + addressTag(address));
+        return keys.of(addressTag(address), "login-failures:u:" + Hashing.sha256Hex(user).substring(0, 16));
     }
 
     private String addressKey(String address) {
         return keys.of(addressTag(address), "login-failures");
+    }
+
+    private String addressRateKey(String address) {
+        return keys.of(addressTag(address), "login-failures:rate");
     }
 
     private static String addressTag(String address) {

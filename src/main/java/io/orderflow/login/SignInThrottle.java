@@ -20,12 +20,13 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Runs before the identity providers that check passwords (HTTP Basic and the sign-in form alike),
- * for every sign-in that {@link KnownSignIns} did not take without asking Redis:
- * refuses an address that has failed too often for this user (or too often overall, and for this
- * user before), so a refusal costs no password hash and the right password does not get in from the
- * guessing address while refused; otherwise it answers "not mine", leaving the attempt (with any
- * delay, see {@link SignInSlowDown}) for the next providers. {@link SignInListener} tells it of a
- * success, Quarkus's failure event of a failure; only a wrong password (or unknown name) counts as one.
+ * for every sign-in that {@link KnownSignIns} did not take without asking Redis: counts the attempt
+ * before its check, and refuses an address that has failed too often for this user (or too often
+ * overall, and for this user before, or for too many names this second), so a refusal costs no
+ * password hash and the right password does not get in from the guessing address while refused;
+ * otherwise it answers "not mine", leaving the attempt (with any delay, see {@link SignInSlowDown})
+ * for the next providers. {@link SignInListener} tells it of a success, Quarkus's failure event of a
+ * failure; only a wrong password (or unknown name) keeps its count, any other outcome gives it back.
  */
 @ApplicationScoped
 class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SignInListener {
@@ -62,8 +63,13 @@ class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationR
 
     void failed(@Observes AuthenticationFailureEvent event) {
         SignInAttempt attempt = attempt(event.getEventProperties());
-        if (attempt != null && isWrongPassword(event.getAuthenticationFailure())) {
+        if (attempt == null) {
+            return;
+        }
+        if (isWrongPassword(event.getAuthenticationFailure())) {
             failures.failed(attempt);
+        } else {
+            failures.notChecked(attempt);
         }
     }
 

@@ -20,6 +20,7 @@ public class TightLimits implements QuarkusTestProfile {
 
     public static final int PER_USER_AND_ADDRESS = 3;
     public static final int PER_ADDRESS = 6;
+    public static final int CHECKS_PER_SECOND_PAST_ADDRESS_LIMIT = 1;
     public static final int SLOW_DOWN_AFTER = 3;
     public static final Duration MAX_DELAY = Duration.ofSeconds(1);
     /** Long enough for a test's requests on a busy machine; tests end it early (in Redis) rather than wait it out. */
@@ -33,6 +34,7 @@ public class TightLimits implements QuarkusTestProfile {
                 "orders.outbox.poll-interval", "1h",
                 "orders.login.max-failures-per-user-and-address", String.valueOf(PER_USER_AND_ADDRESS),
                 "orders.login.max-failures-per-address", String.valueOf(PER_ADDRESS),
+                "orders.login.checks-per-second-past-address-limit", String.valueOf(CHECKS_PER_SECOND_PAST_ADDRESS_LIMIT),
                 "orders.login.slow-down-after", String.valueOf(SLOW_DOWN_AFTER),
                 "orders.login.max-delay", MAX_DELAY.toMillis() + "MS",
                 "orders.login.window", WINDOW.toSeconds() + "S",
