@@ -14,26 +14,20 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.support.LoopbackClient;
+import io.orderflow.support.LoopbackClient.Answer;
 import io.orderflow.support.TightLimits;
 import io.orderflow.support.TestServers;
 import io.orderflow.support.UserStoreProxy;
@@ -382,29 +376,8 @@ class SignInThrottlingTest {
         return signIn(given().header("X-Forwarded-For", address), new CookieFilter(), user, password);
     }
 
-    private record Answer(int status, Long retryAfter) {
-    }
-
-    private static final Pattern STATUS = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
-    private static final Pattern RETRY_AFTER = Pattern.compile("(?im)^Retry-After:\\s*(\\d+)");
-
     /** GET /products with Basic credentials from a socket bound to a loopback address of its own, with no forwarding header. */
     private Answer fromLoopback(String local, String user, String password) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
-            socket.connect(new InetSocketAddress(app.getHost(), app.getPort()), 5_000);
-            socket.setSoTimeout(10_000);
-            String credentials = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /products?limit=1 HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: Basic " + credentials
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-            Matcher status = STATUS.matcher(answer);
-            assertThat(status.find()).as(answer).isTrue();
-            Matcher retryAfter = RETRY_AFTER.matcher(answer);
-            return new Answer(Integer.parseInt(status.group(1)), retryAfter.find() ? Long.parseLong(retryAfter.group(1)) : null);
-        }
+        return LoopbackClient.get(local, app.getHost(), app.getPort(), "/products?limit=1", user, password, Map.of());
     }
 }
