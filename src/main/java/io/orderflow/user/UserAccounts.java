@@ -20,6 +20,7 @@ class UserAccounts {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,63}");
     /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
     static final int MAX_PASSWORD_BYTES = 72;
+    private static final String CHANGE_PASSWORD = "UPDATE users SET password = ?1 WHERE name = ?2 AND role = ?3";
 
     private final EntityManager entityManager;
     private final UserConfig config;
@@ -48,6 +49,20 @@ class UserAccounts {
                 .setParameter(2, BcryptUtil.bcryptHash(password, config.bcryptCost()))
                 .setParameter(3, role)
                 .executeUpdate() == 1;
+    }
+
+    /**
+     * Gives the user of that name and role this password, hashed at the configured cost, unless its stored
+     * hash already matches it; false when nothing changed.
+     */
+    @Transactional
+    public boolean changePassword(String name, String role, String password) {
+        User user = User.findById(name);
+        if (user == null || !role.equals(user.role) || BcryptUtil.matches(password, user.password)) {
+            return false;
+        }
+        return entityManager.createNativeQuery(CHANGE_PASSWORD).setParameter(1, BcryptUtil.bcryptHash(password, config.bcryptCost()))
+                .setParameter(2, name).setParameter(3, role).executeUpdate() == 1;
     }
 
     /** Whether the name is taken, to say so before anyone types a password; {@link #add} decides. */

@@ -35,7 +35,9 @@ import io.smallrye.config.PropertiesConfigSource;
  * Gives the demo profile keys of its own, since a demo is open to the internet and the committed keys
  * are public: the session cookie's encryption key, the public key that verifies bearer tokens (its
  * private key kept beside it for the operator to sign with: {@code JWT_PRIVATE_KEY=demo-keys/jwt-private-key.pem
- * ops/sign-token.sh ops staff}) and the sandbox providers' secret API key. Each is generated at the first
+ * ops/sign-token.sh ops staff}), the sandbox providers' secret API key and the staff user {@code ops}'s
+ * password (the demo users' others stay public; its own is told once, in the log line of the start that
+ * generated it). Each is generated at the first
  * start into {@value #KEY_DIR} (default {@value #DEFAULT_KEY_DIR} under the working directory; the
  * directory 0700, the files 0600) and read from there at later starts, unless the environment sets it.
  * A config source factory, because these are read while the runtime configuration is built.
@@ -47,6 +49,8 @@ public class DemoKeys implements ConfigSourceFactory {
     static final String SESSION_KEY = "quarkus.http.auth.session.encryption-key";
     static final String JWT_PUBLIC_KEY = "mp.jwt.verify.publickey.location";
     static final String SANDBOX_KEY = "orders.sandbox.api-key";
+    public static final String STAFF_PASSWORD = "orders.demo.staff-password";
+    static final String STAFF_PASSWORD_FILE = "staff-password";
     static final String PRIVATE_KEY_FILE = "jwt-private-key.pem";
     static final String PUBLIC_KEY_FILE = "jwt-public-key.pem";
 
@@ -83,12 +87,19 @@ public class DemoKeys implements ConfigSourceFactory {
         } else {
             keys.put(SANDBOX_KEY, secret(dir.resolve("sandbox-api-key"), () -> "sk_demo_" + random(24), "sandbox API key", generated));
         }
+        if (value(context, STAFF_PASSWORD) != null) {
+            fromEnvironment.add("staff password");
+        } else {
+            keys.put(STAFF_PASSWORD, secret(dir.resolve(STAFF_PASSWORD_FILE), () -> random(12), "staff password", generated));
+        }
         if (TOLD.compareAndSet(false, true)) {
-            LOG.infof("Demo keys: %s in %s (%s); from the environment: %s. Sign bearer tokens with %s.",
+            LOG.infof("Demo keys: %s in %s (%s); from the environment: %s. Sign bearer tokens with %s.%s",
                     keys.isEmpty() ? "none" : String.join(", ", describe(keys)), dir,
                     generated.isEmpty() ? "kept from an earlier start" : "generated now: " + String.join(", ", generated),
                     fromEnvironment.isEmpty() ? "none" : String.join(", ", fromEnvironment),
-                    keys.containsKey(JWT_PUBLIC_KEY) ? dir.resolve(PRIVATE_KEY_FILE) : "the environment's key");
+                    keys.containsKey(JWT_PUBLIC_KEY) ? dir.resolve(PRIVATE_KEY_FILE) : "the environment's key",
+                    generated.contains("staff password") ? " The staff user ops signs in with the password " + keys.get(STAFF_PASSWORD)
+                            + " (kept in " + dir.resolve(STAFF_PASSWORD_FILE) + "; said this once)." : "");
         }
         return List.of(new PropertiesConfigSource(keys, "demo keys in " + dir, ORDINAL));
     }
@@ -97,6 +108,7 @@ public class DemoKeys implements ConfigSourceFactory {
         return keys.keySet().stream().map(name -> switch (name) {
             case SESSION_KEY -> "session key";
             case JWT_PUBLIC_KEY -> "JWT public key";
+            case STAFF_PASSWORD -> "staff password";
             default -> "sandbox API key";
         }).toList();
     }

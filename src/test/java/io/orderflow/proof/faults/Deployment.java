@@ -71,6 +71,8 @@ final class Deployment implements AutoCloseable {
         environment.put("QUARKUS_PROFILE", "demo");
         // Every instance calls the sandboxes (its own, or another's behind a proxy) with the same secret key.
         environment.put("ORDERS_SANDBOX_API_KEY", SANDBOX_KEY);
+        // The proof's staff requests sign in as ops/ops, on a deployment no one else reaches.
+        environment.put("ORDERS_DEMO_STAFF_PASSWORD", "ops");
         environment.putAll(servers.environment(SCHEMA));
         environment.put("QUARKUS_FLYWAY_SCHEMAS", SCHEMA);
         environment.put("ORDERS_REDIS_KEY_PREFIX", KEY_PREFIX);

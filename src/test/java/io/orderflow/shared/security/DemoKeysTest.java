@@ -58,6 +58,9 @@ class DemoKeysTest {
         assertThat(sessionKey).hasSizeGreaterThanOrEqualTo(32).isNotEqualTo(test.getValue(DemoKeys.SESSION_KEY, String.class));
         String sandboxKey = demo.getValue(DemoKeys.SANDBOX_KEY, String.class);
         assertThat(sandboxKey).startsWith("sk_demo_").isNotEqualTo(test.getValue(DemoKeys.SANDBOX_KEY, String.class));
+        String staffPassword = demo.getValue(DemoKeys.STAFF_PASSWORD, String.class);
+        assertThat(staffPassword).hasSizeGreaterThanOrEqualTo(16).isNotEqualTo("ops");
+        assertThat(test.getOptionalValue(DemoKeys.STAFF_PASSWORD, String.class)).as("dev and test keep ops/ops").isEmpty();
         // The app's REST clients send the sandbox's key.
         assertThat(demo.getValue("orders.payments.api-key", String.class)).isEqualTo(sandboxKey);
         assertThat(demo.getValue("orders.warehouse.api-key", String.class)).isEqualTo(sandboxKey);
@@ -68,7 +71,8 @@ class DemoKeysTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
         try (var files = Files.list(dir)) {
             assertThat(files.map(file -> file.getFileName().toString()))
-                    .containsExactlyInAnyOrder("session-key", "sandbox-api-key", DemoKeys.PRIVATE_KEY_FILE, DemoKeys.PUBLIC_KEY_FILE);
+                    .containsExactlyInAnyOrder("session-key", "sandbox-api-key", DemoKeys.STAFF_PASSWORD_FILE, DemoKeys.PRIVATE_KEY_FILE,
+                            DemoKeys.PUBLIC_KEY_FILE);
         }
         try (var files = Files.list(dir)) {
             files.forEach(file -> assertThat(permissions(file)).as(file.toString()).isEqualTo("rw-------"));
@@ -79,6 +83,7 @@ class DemoKeysTest {
         SmallRyeConfig restarted = config("demo", true, Map.of());
         assertThat(restarted.getValue(DemoKeys.SESSION_KEY, String.class)).isEqualTo(sessionKey);
         assertThat(restarted.getValue(DemoKeys.SANDBOX_KEY, String.class)).isEqualTo(sandboxKey);
+        assertThat(restarted.getValue(DemoKeys.STAFF_PASSWORD, String.class)).isEqualTo(staffPassword);
         assertThat(signs(dir.resolve(DemoKeys.PRIVATE_KEY_FILE), publicKey)).as("the private key kept signs what the public key verifies")
                 .isTrue();
     }
@@ -86,7 +91,8 @@ class DemoKeysTest {
     @Test
     void keysTheEnvironmentSetsAreTakenAndNoneIsGenerated() throws IOException {
         Map<String, String> environment = Map.of(DemoKeys.SESSION_KEY, "an-operators-session-key-of-32-characters-at-least",
-                DemoKeys.JWT_PUBLIC_KEY, "https://idp.example/jwks", DemoKeys.SANDBOX_KEY, "sk_operators_own");
+                DemoKeys.JWT_PUBLIC_KEY, "https://idp.example/jwks", DemoKeys.SANDBOX_KEY, "sk_operators_own",
+                DemoKeys.STAFF_PASSWORD, "an operator's own staff password");
         SmallRyeConfig demo = config("demo", true, environment);
 
         environment.forEach((name, value) -> assertThat(demo.getValue(name, String.class)).isEqualTo(value));
