@@ -30,8 +30,9 @@ import io.vertx.mutiny.core.Vertx;
  * So the throttle's promise holds without asking Redis: an address is refused for a user only after
  * failures, and the first of them closes this way on every instance, so a refused address never gets
  * in with the right password, nor learns which password is right. While the channel is not known to be
- * heard (before the subscription is confirmed, or after Redis dropped it) nothing is cleared, and a pair
- * cleared by a sign-in whose check raced a failure is forgotten again (the stamps below).
+ * heard (before the subscription is confirmed, or after Redis dropped it) no pair skips Redis and nothing
+ * is cleared; when it is heard again every pair is forgotten; and a pair cleared by a sign-in whose check
+ * raced a failure is forgotten again (the stamps below).
  */
 @ApplicationScoped
 class SignInClearances {
@@ -84,7 +85,16 @@ class SignInClearances {
 
     /** Whether a sign-in of the user from this address may skip the throttle's Redis check. */
     boolean isCleared(String user, String address) {
-        return heard && cleared.getIfPresent(new Pair(user, address)) != null;
+        return heard && wasCleared(user, address);
+    }
+
+    /**
+     * Whether the pair was cleared, heard or not: while Redis cannot be asked at all, a password verified
+     * lately from this very address is known good (nobody's failures can be counted meanwhile); every
+     * pair is forgotten once the channel is heard again, as failures announced meanwhile went unheard.
+     */
+    boolean wasCleared(String user, String address) {
+        return cleared.getIfPresent(new Pair(user, address)) != null;
     }
 
     /** A sign-in succeeded whose check found no failure: clears the pair, unless a failure was heard since the check. */
@@ -123,11 +133,6 @@ class SignInClearances {
         cleared.invalidate(pair);
     }
 
-    private void forgetAll() {
-        heard = false;
-        generation.incrementAndGet();
-        cleared.invalidateAll();
-    }
 
     private void subscribe() {
         if (stopped) {
@@ -142,8 +147,10 @@ class SignInClearances {
 
     private synchronized void confirmed(int current, ReactivePubSubCommands.ReactiveRedisSubscriber confirmed) {
         subscriber = confirmed;
-        // Failures announced before the confirmation were not heard: pairs checked before it are not cleared.
+        // Failures announced before the confirmation were not heard: no pair cleared before it stays, and pairs
+        // checked before it are not cleared.
         generation.incrementAndGet();
+        cleared.invalidateAll();
         heard = !stopped && subscriptions.get() == current;
     }
 
@@ -154,7 +161,8 @@ class SignInClearances {
         if (heard) {
             LOG.warn("The sign-in failure channel was dropped: sign-ins check Redis every time until it is heard again");
         }
-        forgetAll();
+        heard = false;
+        generation.incrementAndGet();
         if (!stopped) {
             vertx.setTimer(RESUBSCRIBE_AFTER.toMillis(), timer -> subscribe());
         }

@@ -9,9 +9,6 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.Hashing;
-import io.orderflow.shared.problem.Problem;
-import io.orderflow.shared.problem.ProblemCode;
-import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -24,9 +21,9 @@ import io.vertx.mutiny.redis.client.Response;
  * password is checked, as a reservation that a right password gives back and a wrong one keeps: a burst
  * of guesses in flight at once gets no more checks than the limits allow. The pair's counter shares the
  * address's slot, so that one script decides a refusal from both; the user's counter (which only slows
- * down) has its own. When Redis fails, a sign-in is answered 503 with Retry-After rather than checked
+ * down) has its own. When Redis fails, a sign-in is refused with 503 and Retry-After rather than checked
  * unthrottled (counted in {@code orders_login_throttle_unavailable_total}): guessing is never cheaper
- * while Redis is unwell.
+ * while Redis is unwell ({@link SignInThrottle} still lets a sign-in known good from its address in).
  */
 @ApplicationScoped
 class SignInFailures {
@@ -39,8 +36,6 @@ class SignInFailures {
     private static final String[] REFUSED_BY = { null, "user-and-address", "address", "address-rate" };
     /** The first delay of a user being guessed at; each further failure doubles it, up to the configured cap. */
     private static final Duration FIRST_DELAY = Duration.ofMillis(100);
-    /** How soon a sign-in refused because Redis failed may be tried again. */
-    private static final Duration UNAVAILABLE_RETRY = Duration.ofSeconds(2);
 
     private final ReactiveRedisDataSource reactive;
     private final SignInClearances clearances;
@@ -79,8 +74,7 @@ class SignInFailures {
         }).ifNoItem().after(RedisScript.TIMEOUT).fail()
                 .onFailure(e -> !(e instanceof SignInRefusedException)).transform(e -> {
                     unavailable("check", e);
-                    return new ProblemException(Problem.of(ProblemCode.SERVICE_UNAVAILABLE,
-                            "Sign-ins cannot be checked right now; try again after Retry-After seconds."), UNAVAILABLE_RETRY);
+                    return new SignInThrottleUnavailableException();
                 });
     }
 

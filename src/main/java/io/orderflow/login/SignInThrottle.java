@@ -8,6 +8,7 @@ import jakarta.enterprise.event.Observes;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.SignInListener;
 import io.orderflow.shared.security.SignInOrder;
+import io.orderflow.user.VerifiedPasswords;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
@@ -34,9 +35,13 @@ class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationR
     private static final String ATTEMPT = SignInAttempt.class.getName();
 
     private final SignInFailures failures;
+    private final SignInClearances clearances;
+    private final VerifiedPasswords passwords;
 
-    public SignInThrottle(SignInFailures failures) {
+    public SignInThrottle(SignInFailures failures, SignInClearances clearances, VerifiedPasswords passwords) {
         this.failures = failures;
+        this.clearances = clearances;
+        this.passwords = passwords;
     }
 
     @Override
@@ -55,10 +60,22 @@ class SignInThrottle implements IdentityProvider<UsernamePasswordAuthenticationR
         if (http == null) {
             return Uni.createFrom().nullItem();
         }
-        return failures.admit(request.getUsername(), address(http)).map(attempt -> {
+        String address = address(http);
+        return failures.admit(request.getUsername(), address).map(attempt -> {
             http.put(ATTEMPT, attempt);
-            return null;
-        });
+            return (SecurityIdentity) null;
+        }).onFailure(SignInThrottleUnavailableException.class).recoverWithUni(unavailable -> knownGood(request, address, unavailable));
+    }
+
+    /**
+     * While Redis cannot be asked, a password verified lately from this very address (cleared before the
+     * outage) is known good and signs in; anything else stays refused, so no guess is ever checked.
+     */
+    private Uni<SecurityIdentity> knownGood(UsernamePasswordAuthenticationRequest request, String address, Throwable unavailable) {
+        SecurityIdentity known = clearances.wasCleared(request.getUsername(), address)
+                ? passwords.known(request.getUsername(), request.getPassword().getPassword())
+                : null;
+        return known != null ? Uni.createFrom().item(known) : Uni.createFrom().failure(unavailable);
     }
 
     void failed(@Observes AuthenticationFailureEvent event) {
