@@ -94,6 +94,18 @@ class KubernetesManifestsTest {
         assertThat(texts(manifests.resources.stream())).noneMatch(text -> COMMITTED_SECRETS.stream().anyMatch(text::contains));
     }
 
+    /**
+     * Behind the ingress every client would be its one address (five wrong passwords from anyone would refuse a user
+     * for everyone) and no request HTTPS: the ConfigMap trusts forwarding headers, from the ingress's range only.
+     */
+    @Test
+    void clientsAreToldApartBehindTheIngressWhoseForwardingHeadersAloneAreTrusted() {
+        JsonNode settings = manifests.one("ConfigMap", APP + "-config").get("data");
+        assertThat(settings.get("QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING").asText()).isEqualTo("true");
+        assertThat(settings.get("QUARKUS_HTTP_PROXY_ALLOW_X_FORWARDED").asText()).isEqualTo("true");
+        assertThat(settings.get("QUARKUS_HTTP_PROXY_TRUSTED_PROXIES").asText()).as("the proxies trusted").matches("[0-9./:,a-f]+");
+    }
+
     @Test
     void theSchemaIsMigratedByAJobTheInstancesWaitFor() {
         JsonNode migrator = manifests.container("Job", Manifests.MIGRATION_JOB);

@@ -46,6 +46,7 @@ class SecurityHeadersTest {
             assertThat(answer.header("X-Content-Type-Options")).isEqualTo("nosniff");
             assertThat(answer.header("Referrer-Policy")).isEqualTo("same-origin");
             assertThat(answer.header("X-Frame-Options")).isEqualTo("DENY");
+            assertThat(answer.header("Strict-Transport-Security")).isEqualTo("max-age=31536000");
         }
     }
 
