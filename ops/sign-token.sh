@@ -2,14 +2,15 @@
 # Prints a JWT bearer token (RS256) for the API, signed with the committed DEV/TEST key pair: the dev and
 # test profiles accept it; a demo and a production deployment, which verify with their own keys, do not
 # (for a demo: JWT_PRIVATE_KEY=demo-keys/jwt-private-key.pem, the key it generated at its first start).
-# Usage: ops/sign-token.sh <subject> [customer|staff] [ttl-seconds, default 300]
+# Usage: ops/sign-token.sh <subject> [customer|staff] [ttl-seconds, default 300, at most 3600: the service
+#   refuses tokens that live longer, smallrye.jwt.time-to-live]
 #   curl -H "Authorization: Bearer $(ops/sign-token.sh alice)" -X POST localhost:8080/orders/token
 # The issuer and audience are those the dev, test and demo profiles expect; JWT_ISSUER, JWT_AUDIENCE and
 # JWT_PRIVATE_KEY (a PEM file) override them. Needs only openssl and coreutils.
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 <subject> [customer|staff] [ttl-seconds]" >&2
+  echo "usage: $0 <subject> [customer|staff] [ttl-seconds, 1 to 3600]" >&2
   exit 2
 }
 
@@ -23,7 +24,7 @@ key=${JWT_PRIVATE_KEY:-$(dirname "$0")/jwt/dev-private-key.pem}
 # The values go into JSON unescaped, so only characters that need no escaping are accepted.
 [[ $subject =~ ^[A-Za-z0-9._@-]{1,255}$ ]] || usage
 [[ $role == customer || $role == staff ]] || usage
-[[ $ttl =~ ^[0-9]{1,9}$ ]] || usage
+[[ $ttl =~ ^[0-9]{1,4}$ ]] && ((ttl >= 1 && ttl <= 3600)) || usage
 [[ $issuer =~ ^[A-Za-z0-9._:/@-]+$ && $audience =~ ^[A-Za-z0-9._:/@-]+$ ]] || { echo "$0: unusable issuer or audience" >&2; exit 2; }
 
 base64url() {

@@ -111,6 +111,11 @@ class BearerTokenTest {
         Map<String, Object> numericSubject = claims("alice", "customer");
         numericSubject.put("sub", 42);
         Map<String, Object> tooLongSubject = claims("a".repeat(256), "customer");
+        // Valid now, but issued for longer than the hour a token may live, or with no time of issue to tell.
+        Map<String, Object> longLived = claims("alice", "customer");
+        longLived.put("exp", Instant.now().plusSeconds(2 * 3600).getEpochSecond());
+        Map<String, Object> noIssuedAt = claims("alice", "customer");
+        noIssuedAt.remove("iat");
         String[] refused = {
             sign(claims("alice", "customer"), STRANGER_KEY),
             sign(expired, DEV_KEY),
@@ -120,6 +125,8 @@ class BearerTokenTest {
             sign(noSubject, DEV_KEY),
             sign(numericSubject, DEV_KEY),
             sign(tooLongSubject, DEV_KEY),
+            sign(longLived, DEV_KEY),
+            sign(noIssuedAt, DEV_KEY),
             "not-a-token",
         };
         String orderToken = newToken("alice");
