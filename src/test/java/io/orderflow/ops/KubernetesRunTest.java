@@ -169,6 +169,9 @@ class KubernetesRunTest {
         settings.put("QUARKUS_REST_CLIENT_WAREHOUSE_URL", "http://127.0.0.1:9/warehouse");
         settings.put("ORDERS_PAYMENTS_API_KEY", "unused");
         settings.put("ORDERS_WAREHOUSE_API_KEY", "unused");
+        // The identity provider's: here the committed test key pair's public half.
+        settings.put("MP_JWT_VERIFY_ISSUER", "https://idp.example");
+        settings.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", Path.of("src/main/resources/jwt/dev-public-key.pem").toAbsolutePath().toUri().toString());
         return settings;
     }
 
