@@ -30,6 +30,7 @@ import io.orderflow.shared.Hashing;
 import io.orderflow.support.Api;
 import io.orderflow.support.ClusterSlots;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.keys.KeyScanArgs;
 import io.quarkus.test.common.WithTestResource;
@@ -65,6 +66,10 @@ class ScriptKeySlotsTest {
                     .contentType(ContentType.JSON).body(Api.ORDER).post("/orders").then().statusCode(201);
             placeOrder("bob", newToken("bob"), Api.ORDER).then().statusCode(201);
             act("alice", id, "pay").then().statusCode(200);
+            // A user never signed in before: the right password is checked, and its reservation given back.
+            String fresh = "slots-" + UUID.randomUUID().toString().substring(0, 8);
+            Users.add(fresh, "customer");
+            given().auth().preemptive().basic(fresh, fresh).get("/products?limit=1").then().statusCode(200);
             given().auth().preemptive().basic("alice", "wrong").post("/orders/token").then().statusCode(401);
             // The marker: the failure's count is in Redis.
             await().atMost(Duration.ofSeconds(10)).until(this::failureCounted);
