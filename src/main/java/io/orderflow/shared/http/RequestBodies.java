@@ -33,6 +33,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 @ApplicationScoped
 public class RequestBodies {
 
+    /** The order of a POST's checks that need no body ({@link CredentialsBeforeBody}): after the length's, before the reading. */
+    static final int BEFORE_READING = Integer.MIN_VALUE + 1;
     private static final String READ = RequestBodies.class.getName() + ".read";
     private static final String FORM = "application/x-www-form-urlencoded";
     private static final String SIGN_IN = "/j_security_check";
@@ -54,7 +56,7 @@ public class RequestBodies {
     void register(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).handler(this::refuseOversized);
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(maxBytes);
-        router.route(HttpMethod.POST, "/*").order(Integer.MIN_VALUE + 1).handler(context -> {
+        router.route(HttpMethod.POST, "/*").order(BEFORE_READING + 1).handler(context -> {
             if (isSignIn(context) && !hasType(context, FORM)) {
                 // Quarkus's form authentication fails on any other type instead of refusing it.
                 refuse(context, unsupported("Send the sign-in form as " + FORM + "."));
@@ -79,7 +81,7 @@ public class RequestBodies {
                 context.next();
             }
         });
-        router.route(HttpMethod.POST, "/*").order(Integer.MIN_VALUE + 2).handler(context -> {
+        router.route(HttpMethod.POST, "/*").order(BEFORE_READING + 2).handler(context -> {
             context.put(READ, true);
             // Netty passes a name without '=' undecoded, which the endpoint's form parser then fails on.
             if (hasType(context, FORM) && !isUrlEncoded(of(context))) {
@@ -111,13 +113,16 @@ public class RequestBodies {
         return Problem.of(ProblemCode.UNSUPPORTED_MEDIA_TYPE, detail);
     }
 
-    /** Answers at once; the connection closes, since the rest of the body may still be on its way. */
-    private void refuse(RoutingContext context, Problem problem) {
+    /** Answers at once, with any further headers given as name, value, ...; the connection closes, since the rest of the body may still be on its way. */
+    void refuse(RoutingContext context, Problem problem, String... headers) {
         try {
             context.response().setStatusCode(problem.status())
                     .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                    .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end(Buffer.buffer(json.writeValueAsBytes(problem)));
+                    .putHeader(HttpHeaders.CONNECTION, "close");
+            for (int i = 0; i + 1 < headers.length; i += 2) {
+                context.response().putHeader(headers[i], headers[i + 1]);
+            }
+            context.response().end(Buffer.buffer(json.writeValueAsBytes(problem)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A problem detail always serialises", e);
         }
@@ -128,7 +133,7 @@ public class RequestBodies {
     }
 
     /** Whether the Content-Type is this type, whatever its parameters. */
-    private static boolean hasType(RoutingContext context, String type) {
+    static boolean hasType(RoutingContext context, String type) {
         String contentType = context.request().getHeader(HttpHeaders.CONTENT_TYPE);
         return contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase(type);
     }

@@ -58,7 +58,7 @@ class FaultsIT {
     private static final Duration STOP_LIMIT = Duration.ofSeconds(40);
     /** Less than every lease of the deployment (tokens 5 s, keys 10 s, payments and the outbox 15 s): one the stopped instance kept would outlast it. */
     private static final Duration HANDED_BACK_LIMIT = Duration.ofSeconds(3);
-    /** The claim ids of the token and key records in Redis that are claimed (or running) with their lease not run out. */
+    /** The token and key records in Redis that are claimed (or running) with their lease not run out: {key, claim id} each. */
     private static final String CLAIMED_IN_REDIS = """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -70,7 +70,7 @@ class FaultsIT {
                 if redis.call('TYPE', key).ok == 'hash' then
                   local record = redis.call('HMGET', key, 'state', 'leaseUntil', 'claimId')
                   if (record[1] == 'claimed' or record[1] == 'running') and (tonumber(record[2]) or 0) > now and record[3] then
-                    table.insert(claims, record[3])
+                    table.insert(claims, {key, record[3]})
                   end
                 end
               end
@@ -78,9 +78,10 @@ class FaultsIT {
             return claims""";
     private static final String ANSWERED_CLAIMS = "SELECT claim_id::text FROM idempotency_keys WHERE claim_id::text = ANY(?)";
     private static final String HELD_LEASES = """
-            SELECT lease_id::text FROM outbox WHERE lease_id IS NOT NULL AND status = 'PENDING' AND next_attempt_at > now()
+            SELECT 'outbox ' || kind || ' ' || idempotency_key || ' lease ' || lease_id FROM outbox
+            WHERE lease_id IS NOT NULL AND status = 'PENDING' AND next_attempt_at > now()
             UNION ALL
-            SELECT claim_id::text FROM payments WHERE status = 'PROCESSING' AND claimed_until > now()""";
+            SELECT 'payment ' || idempotency_key || ' claim ' || claim_id FROM payments WHERE status = 'PROCESSING' AND claimed_until > now()""";
 
     private static ProofSettings settings;
     private static SingleServers servers;
@@ -341,11 +342,12 @@ class FaultsIT {
      * an answer kept with its effect, and a retry that finds the key in use gets that answer from PostgreSQL.
      */
     private static List<String> heldLeases() {
-        List<String> claims = ((List<?>) servers.redis().command("EVAL", CLAIMED_IN_REDIS, "0", Deployment.KEY_PREFIX + "*")).stream()
-                .map(String::valueOf).toList();
-        List<String> answered = deployment.texts(ANSWERED_CLAIMS, claims);
+        List<List<?>> records = ((List<?>) servers.redis().command("EVAL", CLAIMED_IN_REDIS, "0", Deployment.KEY_PREFIX + "*")).stream()
+                .<List<?>>map(record -> (List<?>) record).toList();
+        List<String> answered = deployment.texts(ANSWERED_CLAIMS, records.stream().map(record -> String.valueOf(record.get(1))).toList());
         List<String> held = new ArrayList<>(deployment.texts(HELD_LEASES));
-        claims.stream().filter(claim -> !answered.contains(claim)).forEach(held::add);
+        records.stream().filter(record -> !answered.contains(String.valueOf(record.get(1))))
+                .forEach(record -> held.add("redis " + record.get(0) + " claim " + record.get(1)));
         return held;
     }
 
