@@ -1,6 +1,5 @@
 package io.orderflow.user;
 
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,9 +24,10 @@ import io.smallrye.mutiny.Uni;
  * Checks a user name and password against the users table, in place of quarkus-security-jpa's
  * provider (which still serves signed-in sessions), for two reasons:
  * <ul>
- * <li>An unknown name costs what a known one with a wrong password costs: its password is checked
- * against a dummy hash at the cost most stored hashes have, where quarkus-security-jpa hashes at
- * bcrypt's default cost (10), ten times the demo users' (4), which tells names apart.</li>
+ * <li>A wrong password costs the same for every name, so time tells no name apart: an unknown name is
+ * checked against a dummy hash at {@code orders.users.bcrypt-cost}, the cost a new account gets; a wrong
+ * password for an account hashed at a lower cost (the demo users' 4) is padded with that same check; and
+ * an account hashed at a higher cost is hashed again at the configured one at its next right sign-in.</li>
  * <li>A user store that cannot answer (PostgreSQL restarting or failing over) is
  * {@link UserStoreUnavailableException} (503), not a wrong password (401) that throttling would
  * count against the user.</li>
@@ -38,16 +38,19 @@ class StoredPasswords implements IdentityProvider<UsernamePasswordAuthentication
 
     private static final Logger LOG = Logger.getLogger(StoredPasswords.class);
     /** Where the cost sits in a bcrypt hash in Modular Crypt Format: {@code $2a$NN$...}. */
-    private static final String COST_OF_HASHES = "select substring(password, 5, 2) from User group by 1 order by count(*) desc";
+    private static final int COST_AT = 4;
 
     private final SessionFactory sessions;
+    private final UserAccounts accounts;
     private final UserConfig config;
-    /** Made at the first unknown name, once: the users' costs change only as users are added. */
-    private volatile String dummyHash;
+    /** A hash at the configured cost of a password nobody has: what an unknown name, and a cheap account's wrong password, are checked against. */
+    private final String dummyHash;
 
-    public StoredPasswords(SessionFactory sessions, UserConfig config) {
+    public StoredPasswords(SessionFactory sessions, UserAccounts accounts, UserConfig config) {
         this.sessions = sessions;
+        this.accounts = accounts;
         this.config = config;
+        this.dummyHash = BcryptUtil.bcryptHash(UUID.randomUUID().toString(), config.bcryptCost());
     }
 
     @Override
@@ -67,41 +70,57 @@ class StoredPasswords implements IdentityProvider<UsernamePasswordAuthentication
 
     private SecurityIdentity check(UsernamePasswordAuthenticationRequest request) {
         User user;
-        String hash;
         try (Session session = sessions.openSession()) {
             session.setDefaultReadOnly(true);
             user = session.find(User.class, request.getUsername());
-            hash = user != null ? user.password : dummyHash(session);
         } catch (PersistenceException e) {
             LOG.warnf("Sign-in not checked: the user store failed: %s", e.toString());
             throw new UserStoreUnavailableException();
         }
         // The check quarkus-security-jpa makes: a wrong password of any shape is AuthenticationFailedException.
-        QuarkusSecurityIdentity.Builder identity = JpaIdentityProviderUtil.checkPassword(JpaIdentityProviderUtil.getMcfPassword(hash), request);
+        QuarkusSecurityIdentity.Builder identity;
+        try {
+            identity = JpaIdentityProviderUtil.checkPassword(JpaIdentityProviderUtil.getMcfPassword(user != null ? user.password : dummyHash), request);
+        } catch (AuthenticationFailedException wrong) {
+            if (user != null && costOf(user.password) < config.bcryptCost()) {
+                padToTheConfiguredCost(request);
+            }
+            throw wrong;
+        }
         if (user == null) {
             throw new AuthenticationFailedException();
+        }
+        if (costOf(user.password) > config.bcryptCost()) {
+            rehash(user, request);
         }
         JpaIdentityProviderUtil.addRoles(identity, user.role);
         return identity.build();
     }
 
-    private String dummyHash(Session session) {
-        String made = dummyHash;
-        if (made == null) {
-            made = BcryptUtil.bcryptHash(UUID.randomUUID().toString(), costOfStoredHashes(session));
-            dummyHash = made;
+    /** The check an unknown name costs, made too for a wrong password of an account hashed more cheaply. */
+    private void padToTheConfiguredCost(UsernamePasswordAuthenticationRequest request) {
+        try {
+            JpaIdentityProviderUtil.checkPassword(JpaIdentityProviderUtil.getMcfPassword(dummyHash), request);
+        } catch (AuthenticationFailedException expected) {
+            // Nobody's password: the check is only for its time.
         }
-        return made;
     }
 
-    /** The cost most stored hashes have; the configured one while there are none. */
-    private int costOfStoredHashes(Session session) {
-        List<String> costs = session.createSelectionQuery(COST_OF_HASHES, String.class).setMaxResults(1).getResultList();
+    /** Hashes an account's right password again at the configured cost, so that its wrong ones cost what everyone's do; best effort. */
+    private void rehash(User user, UsernamePasswordAuthenticationRequest request) {
         try {
-            int cost = costs.isEmpty() ? config.bcryptCost() : Integer.parseInt(costs.get(0));
-            return cost >= 4 && cost <= 31 ? cost : config.bcryptCost();
-        } catch (NumberFormatException e) {
-            return config.bcryptCost();
+            accounts.rehash(user.name, user.password, new String(request.getPassword().getPassword()));
+        } catch (RuntimeException e) {
+            LOG.warnf("The password of %s stays at its old bcrypt cost for now: %s", user.name, e.toString());
+        }
+    }
+
+    /** The cost of a bcrypt hash in Modular Crypt Format; 0 for anything else. */
+    static int costOf(String hash) {
+        try {
+            return Integer.parseInt(hash.substring(COST_AT, COST_AT + 2));
+        } catch (RuntimeException notBcrypt) {
+            return 0;
         }
     }
 }

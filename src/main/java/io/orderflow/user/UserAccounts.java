@@ -21,6 +21,7 @@ class UserAccounts {
     /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
     static final int MAX_PASSWORD_BYTES = 72;
     private static final String CHANGE_PASSWORD = "UPDATE users SET password = ?1 WHERE name = ?2 AND role = ?3";
+    private static final String REHASH = "UPDATE users SET password = ?1 WHERE name = ?2 AND password = ?3";
 
     private final EntityManager entityManager;
     private final UserConfig config;
@@ -63,6 +64,16 @@ class UserAccounts {
         }
         return entityManager.createNativeQuery(CHANGE_PASSWORD).setParameter(1, BcryptUtil.bcryptHash(password, config.bcryptCost()))
                 .setParameter(2, name).setParameter(3, role).executeUpdate() == 1;
+    }
+
+    /**
+     * Hashes a user's password, just verified against {@code stored}, again at the configured cost, unless
+     * the stored hash changed meanwhile; false when it did.
+     */
+    @Transactional
+    public boolean rehash(String name, String stored, String password) {
+        return entityManager.createNativeQuery(REHASH).setParameter(1, BcryptUtil.bcryptHash(password, config.bcryptCost()))
+                .setParameter(2, name).setParameter(3, stored).executeUpdate() == 1;
     }
 
     /** Whether the name is taken, to say so before anyone types a password; {@link #add} decides. */

@@ -89,6 +89,30 @@ class SignInTest {
                 .isLessThan(0.3);
     }
 
+    /**
+     * An account hashed at a higher cost than the configured one (a cost lowered since, an import) would answer
+     * a wrong password slower than an unknown name does: its next right sign-in hashes it again at the configured cost.
+     */
+    @Test
+    void anAccountHashedAtAHigherCostIsHashedAgainAtTheConfiguredOne() throws Exception {
+        String name = "dear-" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection db = TestServers.connect();
+                PreparedStatement insert = db.prepareStatement("INSERT INTO users (name, password, role) VALUES (?, ?, 'customer')")) {
+            insert.setString(1, name);
+            insert.setString(2, BcryptUtil.bcryptHash(name, 12));
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+        }
+        given().auth().preemptive().basic(name, "wrong").get("/orders").then().statusCode(401);
+        assertThat(Orders.value("SELECT password FROM users WHERE name = ?", name)).as("a wrong password changes nothing").startsWith("$2a$12$");
+
+        given().auth().preemptive().basic(name, name).get("/orders").then().statusCode(200);
+
+        String stored = Orders.value("SELECT password FROM users WHERE name = ?", name);
+        assertThat(stored).startsWith("$2a$10$");
+        assertThat(BcryptUtil.matches(name, stored)).isTrue();
+        given().auth().preemptive().basic(name, "wrong").get("/orders").then().statusCode(401);
+    }
+
     private static long timeOfWrongPassword(String user) {
         long start = System.nanoTime();
         given().auth().preemptive().basic(user, "wrong").get("/orders").then().statusCode(401);
