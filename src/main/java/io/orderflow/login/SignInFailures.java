@@ -55,15 +55,13 @@ class SignInFailures {
     /**
      * The attempt, reserved and to be checked; or {@link SignInRefusedException} when this address reached
      * its limit for this user, or reached its own limit and has failed for this user before, or reached its
-     * own limit and used this second's checks for names it has not failed for. Without blocking: two Redis
-     * calls at once, one per slot.
+     * own limit and used this second's checks for names it has not failed for. Without blocking: one Redis
+     * call per slot, the user's only for an attempt the address's reserved.
      */
     public Uni<SignInAttempt> admit(String user, String address) {
         long clearance = clearances.stamp(user, address);
-        Uni<Response> byAddress = RESERVE.run(reactive, List.of(pairKey(user, address), addressKey(address), addressRateKey(address)),
-                config.window().toMillis(), config.maxFailuresPerUserAndAddress(), config.maxFailuresPerAddress(),
-                config.checksPerSecondPastAddressLimit());
-        return byAddress.chain(reserved -> {
+        return reserve(user, address, config.maxFailuresPerUserAndAddress(), config.maxFailuresPerAddress(),
+                config.checksPerSecondPastAddressLimit()).chain(reserved -> {
             if (reserved.get(0).toInteger() == 1) {
                 return Uni.createFrom().failure(refused(REFUSED_BY[reserved.get(2).toInteger()], reserved.get(1).toLong()));
             }
@@ -105,9 +103,14 @@ class SignInFailures {
 
     /** A wrong password counted as an instance counts it, reservation and all: what another instance's failure leaves in Redis. */
     Uni<Void> count(String user, String address) {
-        return RESERVE.run(reactive, List.of(pairKey(user, address), addressKey(address), addressRateKey(address)),
-                config.window().toMillis(), Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)
+        return reserve(user, address, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)
                 .chain(() -> COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())).replaceWithVoid();
+    }
+
+    /** The reservation on the pair's and the address's counters, within these limits (see login-reserve.lua for its answer). */
+    private Uni<Response> reserve(String user, String address, int perUserAndAddress, int perAddress, int checksPerSecondPastLimit) {
+        return RESERVE.run(reactive, List.of(pairKey(user, address), addressKey(address), addressRateKey(address)),
+                config.window().toMillis(), perUserAndAddress, perAddress, checksPerSecondPastLimit);
     }
 
     /** Gives an attempt's reservations back: on the pair and the address (the pair afresh if asked), and on the user when it was counted. */
@@ -137,7 +140,7 @@ class SignInFailures {
 
     private void unavailable(String step, Throwable e) {
         metrics.counter("orders.login.throttle.unavailable", "step", step).increment();
-        LOG.warnf("Sign-in throttling skipped (%s): Redis failed: %s", step, e.toString());
+        LOG.warnf("Sign-in throttle (%s): Redis failed, the sign-in is refused unless known good: %s", step, e.toString());
     }
 
     private String userKey(String user) {

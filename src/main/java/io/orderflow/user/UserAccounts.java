@@ -20,7 +20,6 @@ class UserAccounts {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,63}");
     /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
     static final int MAX_PASSWORD_BYTES = 72;
-    private static final String CHANGE_PASSWORD = "UPDATE users SET password = ?1 WHERE name = ?2 AND role = ?3";
     private static final String REHASH = "UPDATE users SET password = ?1 WHERE name = ?2 AND password = ?3";
 
     private final EntityManager entityManager;
@@ -62,13 +61,12 @@ class UserAccounts {
         if (user == null || !role.equals(user.role) || BcryptUtil.matches(password, user.password)) {
             return false;
         }
-        return entityManager.createNativeQuery(CHANGE_PASSWORD).setParameter(1, BcryptUtil.bcryptHash(password, config.bcryptCost()))
-                .setParameter(2, name).setParameter(3, role).executeUpdate() == 1;
+        return rehash(name, user.password, password);
     }
 
     /**
-     * Hashes a user's password, just verified against {@code stored}, again at the configured cost, unless
-     * the stored hash changed meanwhile; false when it did.
+     * Stores a user's password hashed at the configured cost in place of {@code stored}, unless the stored
+     * hash changed meanwhile; false when it did.
      */
     @Transactional
     public boolean rehash(String name, String stored, String password) {

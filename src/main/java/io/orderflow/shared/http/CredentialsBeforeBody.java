@@ -8,7 +8,6 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.orderflow.shared.problem.Problem;
-import io.orderflow.shared.problem.ProblemCode;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
@@ -50,8 +49,7 @@ class CredentialsBeforeBody {
         } else if (RequestBodies.hasType(context, FORM)) {
             context.response().setStatusCode(302).putHeader(HttpHeaders.LOCATION, loginPage).putHeader(HttpHeaders.CONNECTION, "close").end();
         } else {
-            bodies.refuse(context, Problem.of(ProblemCode.UNAUTHORIZED, "Sign in with HTTP Basic credentials."),
-                    "WWW-Authenticate", "Basic realm=\"orders\"");
+            bodies.refuse(context, Problem.signInRequired(), "WWW-Authenticate", Problem.BASIC_CHALLENGE);
         }
     }
 

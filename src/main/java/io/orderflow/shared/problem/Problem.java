@@ -16,6 +16,8 @@ public record Problem(String type, String title, int status, String detail, Stri
         @JsonIgnore Map<String, Object> extensions) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
+    /** The WWW-Authenticate challenge of a 401 (the realm is quarkus.http.auth.realm's). */
+    public static final String BASIC_CHALLENGE = "Basic realm=\"orders\"";
     /** The member of a {@code validation-failed} answer that lists the wrong fields. */
     public static final String ERRORS = "errors";
     /** The member of a {@code price-changed} or {@code out-of-stock} answer that lists the items concerned. */
@@ -29,6 +31,11 @@ public record Problem(String type, String title, int status, String detail, Stri
     /** A client error the service has no code of its own for, named by its status ({@code http-408}). */
     static Problem ofStatus(int status, String title) {
         return create(status, "http-" + status, title, "The request was refused.");
+    }
+
+    /** What a request without valid credentials is told, with {@link #BASIC_CHALLENGE} in its WWW-Authenticate. */
+    public static Problem signInRequired() {
+        return of(ProblemCode.UNAUTHORIZED, "Sign in with HTTP Basic credentials.");
     }
 
     /** A 413 {@code payload-too-large} answer quoting the configured limit. */

@@ -138,8 +138,7 @@ public class ProblemMappers {
     }
 
     private Response unauthorized() {
-        return builder(Problem.of(ProblemCode.UNAUTHORIZED, "Sign in with HTTP Basic credentials."), json)
-                .header(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"orders\"").build();
+        return builder(Problem.signInRequired(), json).header(HttpHeaders.WWW_AUTHENTICATE, Problem.BASIC_CHALLENGE).build();
     }
 
     private static Problem badJson(JsonProcessingException e) {
