@@ -283,7 +283,7 @@ cpu_figures() {
 rss_mb() { ps -o rss= -p "$app" | awk '{ printf "%d", $1 / 1024 }'; }
 # The service's own gauge of the oldest undelivered event's age, if it has one (n/a otherwise).
 event_lag() {
-  curl -sf "$base/q/metrics" |
+  curl -sf -u ops:ops "$base/q/metrics" |
     awk '/^orders_events_lag_seconds[{ ]/ { seen = 1; if ($NF > max) max = $NF } END { print seen ? max + 0 : "n/a" }'
 }
 

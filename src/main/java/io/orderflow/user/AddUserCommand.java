@@ -11,14 +11,14 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * {@code add-user <name> <customer|staff>}: adds a user, reading the password from the first line of
+ * {@code add-user <name> <customer|staff|metrics>}: adds a user, reading the password from the first line of
  * stdin (never from the arguments, which any user of the machine can see in the process list).
  */
 @ApplicationScoped
 class AddUserCommand {
 
     public static final String NAME = "add-user";
-    public static final String USAGE = "usage: java -jar quarkus-run.jar add-user <name> <customer|staff>"
+    public static final String USAGE = "usage: java -jar quarkus-run.jar add-user <name> <customer|staff|metrics>"
             + "  (the password is read from stdin)";
     public static final int ADDED = 0;
     public static final int INVALID = 2;

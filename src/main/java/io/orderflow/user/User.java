@@ -37,7 +37,7 @@ public class User extends PanacheEntityBase {
     @Column(length = 60)
     public String password;
 
-    /** customer or staff. */
+    /** customer, staff or metrics. */
     @Roles
     @Column(length = 16)
     public String role;

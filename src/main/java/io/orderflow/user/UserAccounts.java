@@ -15,7 +15,7 @@ import io.quarkus.elytron.security.common.BcryptUtil;
 @ApplicationScoped
 class UserAccounts {
 
-    public static final Set<String> ROLES = Set.of("customer", Caller.STAFF);
+    public static final Set<String> ROLES = Set.of("customer", Caller.STAFF, Caller.METRICS);
     /** The same rule as the table's constraint: lower case, no braces (names sit in Redis hash tags). */
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,63}");
     /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
@@ -91,7 +91,7 @@ class UserAccounts {
                     + " starting with a letter or digit");
         }
         if (!ROLES.contains(role)) {
-            throw new IllegalArgumentException("the role must be customer or staff");
+            throw new IllegalArgumentException("the role must be customer, staff or metrics");
         }
     }
 }

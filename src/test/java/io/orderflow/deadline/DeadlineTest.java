@@ -30,6 +30,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Ledger;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.Products;
@@ -233,7 +234,7 @@ class DeadlineTest {
 
     @Test
     void theMetricsShowWhatFiredAndHowLongTheOldestDueDeadlineHasWaited() {
-        given().get("/q/metrics").then().statusCode(200)
+        Metrics.scrape().then().statusCode(200)
                 .body(containsString("orders_deadlines_oldest_overdue_seconds{event=\"expire\"}"))
                 .body(containsString("orders_deadlines_oldest_overdue_seconds{event=\"confirm\"}"));
         assertThat(metric("orders_deadlines_oldest_overdue_seconds{event=\"expire\"}")).isLessThan(2.0);
@@ -298,7 +299,7 @@ class DeadlineTest {
     }
 
     static double metric(String series) {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Metrics.scrape().then().statusCode(200).extract().asString();
         Matcher value = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE).matcher(metrics);
         return value.find() ? Double.parseDouble(value.group(1)) : 0;
     }

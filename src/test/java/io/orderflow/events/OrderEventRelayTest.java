@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.outbox.OutboxDelivery;
 import io.orderflow.outbox.OutboxWriter;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
@@ -170,7 +171,7 @@ class OrderEventRelayTest {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> pendingEvents() == 5);
         assertThat(lagSeconds()).isPositive();
-        List<String> scrape = given().get("/q/metrics").then().statusCode(200).extract().asString().lines().toList();
+        List<String> scrape = Metrics.scrape().then().statusCode(200).extract().asString().lines().toList();
         assertThat(sample(scrape, "orders_outbox_pending{kind=\"order-event\"}")).isEqualTo(5);
         assertThat(sample(scrape, "orders_events_lag_seconds")).isPositive();
 

@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.orderflow.support.TightLimits;
@@ -58,7 +59,7 @@ class IdempotencyLeaseTest {
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> issueToken(key).statusCode() == 201);
         issueToken(key).then().statusCode(201).header("Idempotent-Replayed", "true");
-        given().get("/q/metrics").then()
+        Metrics.scrape().then()
                 .body(containsString("orders_idempotency_requests_total{outcome=\"in-use\"}"))
                 .body(containsString("orders_idempotency_requests_total{outcome=\"taken-over\"}"));
     }

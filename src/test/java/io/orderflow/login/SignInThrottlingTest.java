@@ -26,10 +26,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.support.LoopbackClient;
 import io.orderflow.support.LoopbackClient.Answer;
-import io.orderflow.support.TightLimits;
+import io.orderflow.support.LoopbackClient;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.TightLimits;
 import io.orderflow.support.UserStoreProxy;
 import io.orderflow.support.Users;
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -185,7 +186,7 @@ class SignInThrottlingTest {
 
         assertThat(metrics.counter("orders.login.failures").count()).isEqualTo(failures + PER_USER_AND_ADDRESS);
         assertThat(throttled("user-and-address")).isEqualTo(byUserAndAddress + 1);
-        given().get("/q/metrics").then().statusCode(200)
+        Metrics.scrape().then().statusCode(200)
                 .body(containsString("orders_login_failures_total"))
                 .body(containsString("orders_login_throttled_total{by=\"user-and-address\"}"));
     }

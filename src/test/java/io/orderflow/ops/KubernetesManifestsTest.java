@@ -106,6 +106,22 @@ class KubernetesManifestsTest {
         assertThat(settings.get("QUARKUS_HTTP_PROXY_TRUSTED_PROXIES").asText()).as("the proxies trusted").matches("[0-9./:,a-f]+");
     }
 
+    /** /q/metrics answers only a signed-in metrics reader: Prometheus scrapes this service's pods with the metrics Secret's user. */
+    @Test
+    void prometheusScrapesTheServiceSignedInWithTheMetricsSecret() {
+        assertThat(manifests.resources).filteredOn(resource -> resource.get("kind").asText().equals("ServiceMonitor")).hasSize(1);
+        JsonNode monitor = manifests.one("ServiceMonitor", APP);
+        JsonNode service = manifests.one("Service", APP);
+        monitor.at("/spec/selector/matchLabels").fields().forEachRemaining(
+                label -> assertThat(service.at("/metadata/labels").get(label.getKey())).as(label.getKey()).isEqualTo(label.getValue()));
+        assertThat(monitor.at("/spec/selector/matchLabels").size()).as("a selector that picks this service, not every one").isPositive();
+        JsonNode endpoint = Manifests.single(monitor.at("/spec/endpoints"));
+        assertThat(endpoint.get("path").asText()).isEqualTo("/q/metrics");
+        assertThat(endpoint.get("port").asText()).isEqualTo(Manifests.single(service.at("/spec/ports")).get("name").asText());
+        assertThat(endpoint.at("/basicAuth/username/name").asText()).isEqualTo(APP + "-metrics");
+        assertThat(endpoint.at("/basicAuth/password/name").asText()).isEqualTo(APP + "-metrics");
+    }
+
     @Test
     void theSchemaIsMigratedByAJobTheInstancesWaitFor() {
         JsonNode migrator = manifests.container("Job", Manifests.MIGRATION_JOB);

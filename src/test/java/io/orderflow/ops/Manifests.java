@@ -15,10 +15,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
-/** The Kubernetes manifests the build wrote (quarkus-kubernetes), read as {@code kubectl apply} would take them. */
+/**
+ * The Kubernetes manifests the build wrote (quarkus-kubernetes) and the ServiceMonitor applied beside them,
+ * read as {@code kubectl apply} would take them.
+ */
 final class Manifests {
 
     static final Path FILE = Path.of(System.getProperty("kubernetes.manifests", "target/kubernetes/kubernetes.yml"));
+    static final Path SERVICE_MONITOR = Path.of("ops/kubernetes/service-monitor.yml");
     static final String APP = "order-workflow-engine";
     static final String MIGRATION_JOB = APP + "-flyway-init";
 
@@ -31,10 +35,12 @@ final class Manifests {
     static Manifests read() {
         List<JsonNode> resources = new ArrayList<>();
         YAMLFactory yaml = new YAMLFactory();
-        try (YAMLParser parser = yaml.createParser(FILE.toFile())) {
-            new ObjectMapper(yaml).readValues(parser, JsonNode.class).forEachRemaining(resources::add);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + FILE + ": run ./mvnw package first", e);
+        for (Path file : List.of(FILE, SERVICE_MONITOR)) {
+            try (YAMLParser parser = yaml.createParser(file.toFile())) {
+                new ObjectMapper(yaml).readValues(parser, JsonNode.class).forEachRemaining(resources::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read " + file + ": run ./mvnw package first", e);
+            }
         }
         return new Manifests(resources);
     }
@@ -43,7 +49,7 @@ final class Manifests {
     JsonNode one(String kind, String name) {
         List<JsonNode> found = resources.stream()
                 .filter(resource -> resource.get("kind").asText().equals(kind) && resource.at("/metadata/name").asText().equals(name)).toList();
-        assertThat(found).as(kind + " " + name + " in " + FILE).hasSize(1);
+        assertThat(found).as(kind + " " + name + " in " + FILE + " and " + SERVICE_MONITOR).hasSize(1);
         return found.get(0);
     }
 

@@ -21,6 +21,7 @@ import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Api;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
@@ -94,7 +95,7 @@ class FlashSaleTest {
         assertThat(stock(sku)).isEqualTo(UNITS + "/" + UNITS);
         CatalogOrderTest.assertStockAgreesWithOrders(sku, UNITS);
 
-        String precheck = given().get("/q/metrics").asString().lines().filter(line -> line.startsWith("orders_stock_precheck_total"))
+        String precheck = Metrics.scrape().asString().lines().filter(line -> line.startsWith("orders_stock_precheck_total"))
                 .collect(Collectors.joining("; "));
         List<Long> latencies = results.stream().map(purchase -> purchase.took().toMillis()).sorted().toList();
         LOG.infof("Flash sale: %d buyers, %d units sold in %d ms (%.0f requests/s); first answers p50 %d ms, p99 %d ms, max %d ms;"

@@ -14,6 +14,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import io.orderflow.support.Metrics;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -33,7 +34,7 @@ class OperationsTest {
     @Test
     void metricsCountTokens() {
         newToken("alice");
-        given().get("/q/metrics").then()
+        Metrics.scrape().then()
                 .statusCode(200)
                 .body(containsString("orders_tokens_issued_total"));
     }
@@ -44,7 +45,7 @@ class OperationsTest {
         act("alice", id, "cancel").then().statusCode(200);
         act("alice", id, "cancel").then().statusCode(200);
         act("alice", id, "pay").then().statusCode(409);
-        given().get("/q/metrics").then()
+        Metrics.scrape().then()
                 .statusCode(200)
                 .body(containsString("orders_transitions_total{event=\"cancel\",outcome=\"applied\"}"))
                 .body(containsString("orders_transitions_total{event=\"cancel\",outcome=\"repeated\"}"))
@@ -57,7 +58,7 @@ class OperationsTest {
         as("alice").header("Idempotency-Key", key).post("/orders/token").then().statusCode(201);
         as("alice").header("Idempotency-Key", key).post("/orders/token").then().statusCode(201);
         as("alice").header("Idempotency-Key", key).contentType("application/json").body("{}").post("/orders/token").then().statusCode(422);
-        given().get("/q/metrics").then()
+        Metrics.scrape().then()
                 .statusCode(200)
                 .body(containsString("orders_idempotency_requests_total{outcome=\"claimed\"}"))
                 .body(containsString("orders_idempotency_requests_total{outcome=\"replay\"}"))

@@ -14,8 +14,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.orderflow.support.FakeProviders;
 import io.orderflow.support.FakeProviders.Reply;
+import io.orderflow.support.FakeProviders;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -45,7 +46,7 @@ class OutboxDeadLetterTest {
                 .extract().asString();
         assertThat(deadLetters).doesNotContain("Exception").doesNotContainPattern("\\p{Alpha}\\.\\p{Alpha}");
         // As Prometheus scrapes it; the gauge counts at most once a second.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(given().get("/q/metrics").asString().lines()
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(Metrics.scrape().asString().lines()
                 .filter(line -> line.startsWith("orders_outbox_dead ")).map(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1))))
                 .singleElement().satisfies(dead -> assertThat(dead).isGreaterThanOrEqualTo(2.0)));
     }

@@ -17,8 +17,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.orderflow.support.FakeProviders;
 import io.orderflow.support.FakeProviders.Reply;
+import io.orderflow.support.FakeProviders;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -96,7 +97,7 @@ class ProviderRetryPolicyTest {
 
         act("alice", id, "pay").then().statusCode(200).body("status", equalTo("paid"));
         assertThat(FakeProviders.calls(CHARGES, "payment:" + id + ":1")).hasSize(4);
-        given().get("/q/metrics").then().body(containsString("ft_retry_retries_total{method=\"io.orderflow.payment.PaymentGateway.charge\"}"));
+        Metrics.scrape().then().body(containsString("ft_retry_retries_total{method=\"io.orderflow.payment.PaymentGateway.charge\"}"));
         assertThat(Orders.value("SELECT channel_transaction_id FROM payments WHERE order_id = ?", id)).isEqualTo("fake-payment:" + id + ":1");
     }
 

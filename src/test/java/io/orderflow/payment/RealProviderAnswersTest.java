@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.orderflow.support.FakeProviders;
 import io.orderflow.support.FakeProviders.Reply;
+import io.orderflow.support.FakeProviders;
 import io.orderflow.support.Ledger;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -146,7 +147,7 @@ class RealProviderAnswersTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> FakeProviders.calls(REFUNDS, refundKey).size() == 1);
         assertThat(FakeProviders.bodies(REFUNDS, refundKey)).singleElement().asString()
                 .contains("\"amount\":\"2.50\"").contains("\"charge\":\"ch_short_" + id + "\"");
-        given().get("/q/metrics").then().body(containsString("orders_payments_total{outcome=\"wrong-amount\"}"));
+        Metrics.scrape().then().body(containsString("orders_payments_total{outcome=\"wrong-amount\"}"));
 
         act("alice", id, "pay").then().statusCode(200).body("status", equalTo("paid"));
         assertThat(chargeKeys(id)).containsExactly("payment:" + id + ":1", "payment:" + id + ":2");
@@ -242,7 +243,7 @@ class RealProviderAnswersTest {
                 "foreign ch_other_shop: none: not made by this deployment",
                 "foreign ch_other_deployment: none: not made by this deployment",
                 "wrong-amount fake-payment:" + paid + ":1-again: none: reported for staff; the payment was for 25.00 CNY");
-        given().get("/q/metrics").then().body(containsString("orders_reconciliation_mismatches_total{kind=\"foreign\"}"));
+        Metrics.scrape().then().body(containsString("orders_reconciliation_mismatches_total{kind=\"foreign\"}"));
         for (String charge : List.of("payment:" + paid + ":1", "payment:" + declined + ":1", "pi_3Other", "payment:" + paid + ":7")) {
             assertThat(FakeProviders.calls(REFUNDS, "refund:" + charge)).as("no refund of %s: money not taken, or not ours", charge).isEmpty();
         }

@@ -18,6 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Ledger;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,7 +49,7 @@ class ReconciliationTest {
                     assertThat(mismatch).containsEntry("kind", "unknown-charge").containsEntry("chargeKey", stray)
                             .containsEntry("action", "refund queued");
                 });
-        given().get("/q/metrics").then().body(containsString("orders_reconciliation_mismatches_total{kind=\"unknown-charge\"}"));
+        Metrics.scrape().then().body(containsString("orders_reconciliation_mismatches_total{kind=\"unknown-charge\"}"));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> Ledger.of(paid).refunds() == 1);
         Response again = run();

@@ -20,10 +20,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.outbox.OutboxConfig;
-import io.orderflow.support.FakeProviders;
 import io.orderflow.support.FakeProviders.Call;
 import io.orderflow.support.FakeProviders.Reply;
+import io.orderflow.support.FakeProviders;
 import io.orderflow.support.Ledger;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -99,7 +100,7 @@ class RefundOutageTest {
 
     /** orders_refunds_overdue as Prometheus scrapes it. */
     private static double overdueRefunds() {
-        return given().get("/q/metrics").asString().lines().filter(line -> line.startsWith("orders_refunds_overdue "))
+        return Metrics.scrape().asString().lines().filter(line -> line.startsWith("orders_refunds_overdue "))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1))).findFirst().orElseThrow();
     }
 }

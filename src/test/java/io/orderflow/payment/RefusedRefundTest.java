@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.orderflow.support.FakeProviders;
 import io.orderflow.support.FakeProviders.Reply;
+import io.orderflow.support.FakeProviders;
 import io.orderflow.support.Ledger;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
@@ -202,7 +203,7 @@ class RefusedRefundTest {
 
     /** A metric without labels as Prometheus scrapes it; it must be there from the start. */
     private static double metric(String name) {
-        return given().get("/q/metrics").asString().lines().filter(line -> line.startsWith(name + " "))
+        return Metrics.scrape().asString().lines().filter(line -> line.startsWith(name + " "))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1))).findFirst().orElseThrow();
     }
 }

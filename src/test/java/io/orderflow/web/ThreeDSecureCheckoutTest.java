@@ -21,6 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Ledger;
+import io.orderflow.support.Metrics;
 import io.orderflow.support.Orders;
 import io.orderflow.support.ProviderEventsOn;
 import io.orderflow.support.TestServers;
@@ -82,7 +83,7 @@ class ThreeDSecureCheckoutTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> "7".equals(Orders.value(
                 "SELECT count(*) FROM provider_events WHERE type IN ('charge.succeeded', 'charge.refunded') AND received_at >= CAST(? AS timestamptz)",
                 start.toString())));
-        await().atMost(Duration.ofSeconds(15)).until(() -> given().get("/q/metrics").asString()
+        await().atMost(Duration.ofSeconds(15)).until(() -> Metrics.scrape().asString()
                 .contains("orders_payments_provider_events_total{outcome=\"repeated\",type=\"charge.succeeded\"}"));
 
         for (String id : paid) {

@@ -2,6 +2,7 @@ package io.orderflow.shared.http;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,9 +16,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -33,17 +36,25 @@ import io.vertx.ext.web.handler.BodyHandler;
 @ApplicationScoped
 public class RequestBodies {
 
-    /** The order of a POST's checks that need no body ({@link CredentialsBeforeBody}): after the length's, before the reading. */
-    static final int BEFORE_READING = Integer.MIN_VALUE + 1;
+    /**
+     * The order of a POST's checks that need no body ({@link CredentialsBeforeBody}): after the length's and
+     * after Quarkus's authentication handler (which offers the caller's identity) and Quarkus REST's handler of its
+     * failures, before the reading.
+     */
+    static final int BEFORE_READING = -SecurityHandlerPriorities.AUTHENTICATION + 2;
+    private static final String READING = RequestBodies.class.getName() + ".reading";
     private static final String READ = RequestBodies.class.getName() + ".read";
     private static final String FORM = "application/x-www-form-urlencoded";
     private static final String SIGN_IN = "/j_security_check";
 
     private final long maxBytes;
+    private final long stallMillis;
     private final ObjectMapper json;
 
-    public RequestBodies(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit, ObjectMapper json) {
+    public RequestBodies(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit,
+            @ConfigProperty(name = "orders.http.body-stall-timeout", defaultValue = "5S") Duration stall, ObjectMapper json) {
         this.maxBytes = limit.asLongValue();
+        this.stallMillis = stall.toMillis();
         this.json = json;
     }
 
@@ -54,27 +65,23 @@ public class RequestBodies {
     }
 
     void register(@Observes Router router) {
-        router.route().order(Integer.MIN_VALUE).handler(this::refuseOversized);
+        router.route().order(Integer.MIN_VALUE).handler(this::refuseFromHeaders);
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(maxBytes);
         router.route(HttpMethod.POST, "/*").order(BEFORE_READING + 1).handler(context -> {
-            if (isSignIn(context) && !hasType(context, FORM)) {
-                // Quarkus's form authentication fails on any other type instead of refusing it.
-                refuse(context, unsupported("Send the sign-in form as " + FORM + "."));
-            } else if (isMultipart(context)) {
-                // No endpoint takes multipart; one that takes any type would wait for parts that never come, holding its thread.
-                refuse(context, unsupported("This service takes no multipart bodies."));
-            } else if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || isSignIn(context)) {
+            if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || isSignIn(context)) {
                 // An empty body is left alone: the endpoint would wait for a body already read as empty;
                 // the sign-in form is read by Quarkus's form authentication itself.
                 context.next();
             } else {
+                context.put(READING, true);
+                refuseIfStalled(context);
                 reader.handle(context);
             }
         }).failureHandler(context -> {
             // A body without a declared length that outgrows the limit while it is read.
             if (context.statusCode() == 413) {
                 tooLarge(context);
-            } else if (context.get(READ) == null) {
+            } else if (context.get(READING) != null && context.get(READ) == null) {
                 // Reading failed: a form Netty cannot decode (bad escapes, an empty name, a field over the form limits).
                 unreadable(context);
             } else {
@@ -92,13 +99,41 @@ public class RequestBodies {
         });
     }
 
-    private void refuseOversized(RoutingContext context) {
+    /**
+     * Answers 408 and closes the connection when no byte of the body arrived for the stall timeout: a
+     * client that sends its body slowly, or stops, holds the body's memory no longer than that.
+     */
+    private void refuseIfStalled(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        long[] bytesSeen = { request.bytesRead() };
+        long timer = context.vertx().setPeriodic(stallMillis, id -> {
+            if (request.isEnded() || context.response().ended()) {
+                context.vertx().cancelTimer(id);
+            } else if (request.bytesRead() == bytesSeen[0]) {
+                context.vertx().cancelTimer(id);
+                refuse(context, Problem.of(ProblemCode.REQUEST_TIMEOUT,
+                        "The request body stopped arriving: no byte of it came for " + stallMillis + " ms. Send it again, at once."));
+            } else {
+                bytesSeen[0] = request.bytesRead();
+            }
+        });
+        context.addEndHandler(ended -> context.vertx().cancelTimer(timer));
+    }
+
+    /** Refuses from its headers a body no endpoint would take: too large, multipart, or a sign-in that is no form. */
+    private void refuseFromHeaders(RoutingContext context) {
         String length = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null && declaredLength(length) > maxBytes) {
             tooLarge(context);
-            return;
+        } else if (context.request().method() == HttpMethod.POST && isSignIn(context) && !hasType(context, FORM)) {
+            // Quarkus's form authentication fails on any other type instead of refusing it.
+            refuse(context, unsupported("Send the sign-in form as " + FORM + "."));
+        } else if (context.request().method() == HttpMethod.POST && isMultipart(context)) {
+            // No endpoint takes multipart; one that takes any type would wait for parts that never come, holding its thread.
+            refuse(context, unsupported("This service takes no multipart bodies."));
+        } else {
+            context.next();
         }
-        context.next();
     }
 
     private void tooLarge(RoutingContext context) {
@@ -122,9 +157,19 @@ public class RequestBodies {
             for (int i = 0; i + 1 < headers.length; i += 2) {
                 context.response().putHeader(headers[i], headers[i + 1]);
             }
-            context.response().end(Buffer.buffer(json.writeValueAsBytes(problem)));
+            context.response().end(Buffer.buffer(json.writeValueAsBytes(problem))).onComplete(written -> closeUnlessRead(context));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A problem detail always serialises", e);
+        }
+    }
+
+    /**
+     * Closes the connection of an answer sent before its request's body was read, since the rest of the body may
+     * still be on its way: Vert.x would otherwise keep the connection open, and the answer unsent, until it came.
+     */
+    static void closeUnlessRead(RoutingContext context) {
+        if (!context.request().isEnded()) {
+            context.request().connection().close();
         }
     }
 

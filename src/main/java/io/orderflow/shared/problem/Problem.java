@@ -38,6 +38,11 @@ public record Problem(String type, String title, int status, String detail, Stri
         return of(ProblemCode.UNAUTHORIZED, "Sign in with HTTP Basic credentials.");
     }
 
+    /** What a caller whose role may not use an endpoint is told. */
+    public static Problem forbidden() {
+        return of(ProblemCode.FORBIDDEN, "Your role may not do this.");
+    }
+
     /** A 413 {@code payload-too-large} answer quoting the configured limit. */
     public static Problem tooLarge(long maxBytes) {
         String limit = maxBytes % MIB == 0 ? maxBytes / MIB + " MiB" : maxBytes % 1024 == 0 ? maxBytes / 1024 + " KiB" : maxBytes + " bytes";

@@ -32,6 +32,7 @@ public enum ProblemCode {
     RECONCILIATION_NOT_RUN(404, "No reconciliation yet"),
     METHOD_NOT_ALLOWED(405, "Method not allowed"),
     NOT_ACCEPTABLE(406, "Not acceptable"),
+    REQUEST_TIMEOUT(408, "Request timeout"),
     INVALID_TRANSITION(409, "Invalid transition"),
     PAYMENT_IN_PROGRESS(409, "Payment in progress"),
     ORDER_TOKEN_IN_USE(409, "Order token in use"),

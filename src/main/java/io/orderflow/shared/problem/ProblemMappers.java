@@ -95,7 +95,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e) {
-        return respond(Problem.of(ProblemCode.FORBIDDEN, "Your role may not do this."));
+        return respond(Problem.forbidden());
     }
 
     @ServerExceptionMapper

@@ -6,6 +6,8 @@ import io.quarkus.security.identity.SecurityIdentity;
 public record Caller(String name, boolean staff) {
 
     public static final String STAFF = "staff";
+    /** The monitoring system's role: it may read /q/metrics and nothing else (application.properties). */
+    public static final String METRICS = "metrics";
 
     public static Caller of(SecurityIdentity identity) {
         return new Caller(identity.getPrincipal().getName(), identity.hasRole(STAFF));

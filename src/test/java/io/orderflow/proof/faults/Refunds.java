@@ -26,7 +26,8 @@ final class Refunds {
             SELECT count(*) FROM outbox WHERE kind = 'refund' AND status = 'DEAD' AND order_id = ANY(CAST(? AS uuid[]))""";
     private static final String REFUNDED = """
             SELECT count(*) FROM payments WHERE status = 'REFUNDED' AND order_id = ANY(CAST(? AS uuid[]))""";
-    private static final String STAFF = "Basic " + Base64.getEncoder().encodeToString("ops:ops".getBytes(StandardCharsets.UTF_8));
+    /** The Authorization of the deployment's staff user (ops/ops, set by Deployment). */
+    static final String STAFF = "Basic " + Base64.getEncoder().encodeToString("ops:ops".getBytes(StandardCharsets.UTF_8));
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Deployment deployment;

@@ -127,7 +127,8 @@ final class ServiceInstance {
     /** The value of one series in GET /q/metrics, such as {@code orders_deadlines_fired_total{event="expire"}}; 0 while it has none. */
     double metric(String series) {
         try {
-            HttpRequest scrape = HttpRequest.newBuilder(base().resolve("/q/metrics")).timeout(PROBE_TIMEOUT).GET().build();
+            HttpRequest scrape = HttpRequest.newBuilder(base().resolve("/q/metrics")).timeout(PROBE_TIMEOUT)
+                    .header("Authorization", Refunds.STAFF).GET().build();
             HttpResponse<String> metrics = http.send(scrape, HttpResponse.BodyHandlers.ofString());
             if (metrics.statusCode() != 200) {
                 throw new IllegalStateException(name + " answered /q/metrics with " + metrics.statusCode());

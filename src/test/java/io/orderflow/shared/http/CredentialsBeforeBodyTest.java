@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.net.Socket;
 import java.net.URL;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,19 +24,22 @@ import jakarta.ws.rs.POST;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * A POST without credentials is answered from its headers: a client that announces a 1 MiB body and sends
- * none of it gets its 401 at once, not after the server waited for the body; a form gets the sign-in page.
+ * A POST is answered from its headers when its credentials are missing or wrong: a client that announces
+ * a 1 MiB body and sends none of it gets its 401 at once, not after the server waited for the body, and
+ * the connection closes; a form gets the sign-in page. A body that stops arriving is answered 408.
  */
 @QuarkusTest
 @WithTestResource(TestServers.class)
 class CredentialsBeforeBodyTest {
 
     private static final int MIB = 1 << 20;
+    private static final long STALL_MILLIS = 2_000;
     private static final Pattern CONTENT_LENGTH = Pattern.compile("(?im)^content-length:\\s*(\\d+)");
 
     @TestHTTPResource("/")
@@ -48,6 +53,64 @@ class CredentialsBeforeBodyTest {
                     .containsIgnoringCase("Content-Type: application/problem+json").contains("\"code\":\"unauthorized\"");
         }
         assertThat(headersOnly("/checkout", "application/x-www-form-urlencoded")).startsWith("HTTP/1.1 302").containsIgnoringCase("Location: /login");
+    }
+
+    @Test
+    void aPostAnnouncingAMebibyteWithWrongCredentialsIsRefusedBeforeItsBodyAndItsConnectionCloses() throws IOException {
+        Users.add("announcer", "customer");
+        for (String credentials : List.of("announcer:not-the-password", "no-such-user-announcing:guess")) {
+            try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+                socket.setSoTimeout(5_000);
+                String answer = send(socket, "POST /orders/token HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic(credentials)
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + MIB + "\r\n\r\n");
+                assertThat(answer).as(credentials).startsWith("HTTP/1.1 401").containsIgnoringCase("WWW-Authenticate: Basic realm=\"orders\"")
+                        .containsIgnoringCase("Connection: close").contains("\"code\":\"unauthorized\"");
+                assertThat(socket.getInputStream().read()).as("the connection closes after the answer").isEqualTo(-1);
+            }
+        }
+    }
+
+    @Test
+    void aFormWithASessionCookieThatOpensNoSessionGetsTheSignInPageBeforeItsBody() throws IOException {
+        try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+            socket.setSoTimeout(5_000);
+            String answer = send(socket, "POST /checkout HTTP/1.1\r\nHost: " + app.getHost() + "\r\nCookie: quarkus-credential=forged"
+                    + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + MIB + "\r\n\r\n");
+            assertThat(answer).startsWith("HTTP/1.1 302").containsIgnoringCase("Location: /login");
+        }
+    }
+
+    @Test
+    void aBodyThatStopsArrivingIsAnswered408AndItsConnectionCloses() throws IOException {
+        try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+            socket.setSoTimeout(15_000);
+            long start = System.nanoTime();
+            String answer = send(socket, "POST /orders/token HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("alice:alice")
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"part\":");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(answer).startsWith("HTTP/1.1 408").contains("\"code\":\"request-timeout\"");
+            assertThat(millis).as("answered after the stall timeout (2 s in tests), within twice it").isBetween(STALL_MILLIS, 2 * STALL_MILLIS + 1_000);
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+        }
+    }
+
+    /** A body that arrives slowly but steadily, a byte per half of the stall timeout, is read to its end. */
+    @Test
+    void aSlowButSteadyBodyIsServed() throws IOException, InterruptedException {
+        byte[] body = "{}    ".getBytes(StandardCharsets.US_ASCII);
+        try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+            socket.setSoTimeout(15_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /orders/token HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("alice:alice")
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            for (byte next : body) {
+                out.write(next);
+                out.flush();
+                // The pace is the test's subject: a byte per half stall, six bytes over 1.5 stall timeouts.
+                Thread.sleep(STALL_MILLIS / 2);
+            }
+            assertThat(answer(socket.getInputStream())).startsWith("HTTP/1.1 201").contains("\"token\"");
+        }
     }
 
     /** Every endpoint that takes a POST from anyone is on the public list, and nothing else is. */
@@ -81,6 +144,16 @@ class CredentialsBeforeBodyTest {
             socket.getOutputStream().flush();
             return answer(socket.getInputStream());
         }
+    }
+
+    private static String send(Socket socket, String request) throws IOException {
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().flush();
+        return answer(socket.getInputStream());
+    }
+
+    private static String basic(String credentials) {
+        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
     }
 
     /** An HTTP answer's head and its body of Content-Length bytes. */
