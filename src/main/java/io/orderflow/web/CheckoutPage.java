@@ -232,7 +232,7 @@ public class CheckoutPage {
         cart.chosen().stream().filter(item -> !listed.contains(item.sku()))
                 .forEach(item -> lines.add(line(item, item.sku(), "", feedback, reviewed)));
         CheckoutForm form = new CheckoutForm(token, lines, feedback.message(), feedback.cartError(), reviewed ? cart.total() : null);
-        return pages.page(status, "checkout", Map.of("form", form));
+        return pages.checkoutForm(status, Map.of("form", form));
     }
 
     private static CheckoutForm.Line line(Cart.Item item, String name, String description, Feedback feedback, boolean reviewed) {

@@ -18,8 +18,9 @@ import io.vertx.ext.web.RoutingContext;
  * browser holds, so that a cookie planted by a sibling subdomain or a man in the middle is of no use
  * without the service's key:
  * <ul>
- * <li>Before sign-in the csrf-token cookie holds a random value and the sign-in form carries its
- * signature ({@code {csrf.signInToken}}).</li>
+ * <li>Before sign-in the csrf-token cookie holds a random value, drawn anew for every sign-in page
+ * (never one the browser brings, which another site could have planted and learnt the signature of),
+ * and the sign-in form carries its signature ({@code {csrf.signInToken}}).</li>
  * <li>Signing in replaces it by the session's cookie: a fresh random session id, the instant of
  * sign-in and the signature of both with the principal. A session cookie authenticates a page only
  * with this cookie signed for its principal, not ended by sign-out ({@link EndedSessions}) and not
@@ -27,12 +28,15 @@ import io.vertx.ext.web.RoutingContext;
  * the signature of the principal and the session id ({@code {csrf.token}}).</li>
  * </ul>
  * One token per session, not per page, so a double click, a second tab and the back button all post
- * a valid token.
+ * a valid token. Over HTTPS the cookie is {@code __Host-csrf-token}: a browser takes that name only from
+ * this host, Secure and for the whole site, so no sibling subdomain can set it.
  */
 @ApplicationScoped
 class CsrfTokens {
 
     public static final String NAME = "csrf-token";
+    /** The cookie's name over HTTPS. */
+    static final String HOST_ONLY_NAME = "__Host-" + NAME;
     /** The checked {@link Session} of a request, put there by {@link SessionCheck}. */
     static final String SESSION = CsrfTokens.class.getName() + ".session";
     private static final Pattern PRE_SESSION = Pattern.compile("[A-Za-z0-9_-]{22}");
@@ -73,7 +77,7 @@ class CsrfTokens {
         return formToken(session);
     }
 
-    /** The sign-in form's token: the signature of the browser's csrf-token cookie, which is set if it has none. */
+    /** The sign-in form's token: the signature of a csrf-token cookie drawn for this page. */
     public String getSignInToken() {
         return signInToken(preSession(request.getCurrent()));
     }
@@ -87,7 +91,7 @@ class CsrfTokens {
     /** Whether the token the sign-in form was posted with is the signature of the request's csrf-token cookie. */
     boolean matchesSignIn(RoutingContext context, String sent) {
         String held = cookieValue(context);
-        return wellFormed(held) && FormSigning.same(signInToken(held), sent);
+        return held != null && PRE_SESSION.matcher(held).matches() && FormSigning.same(signInToken(held), sent);
     }
 
     /** Starts a session for the principal who just signed in: a new id, in a cookie signed for that principal. */
@@ -116,7 +120,7 @@ class CsrfTokens {
 
     /** Forgets the browser's csrf-token cookie. */
     static void clear(RoutingContext context) {
-        context.response().addCookie(Cookie.cookie(NAME, "").setPath("/").setMaxAge(0));
+        context.response().addCookie(Cookie.cookie(cookieName(context), "").setPath("/").setMaxAge(0).setSecure(isHttps(context)));
     }
 
     private String formToken(Session session) {
@@ -127,12 +131,8 @@ class CsrfTokens {
         return signing.sign("sign-in", held);
     }
 
-    /** The value the sign-in form is bound to: the csrf-token cookie, drawn and set if the browser has none. */
+    /** The value the sign-in form is bound to: drawn for this page (once, however often the page asks) and set as the csrf-token cookie. */
     private String preSession(RoutingContext context) {
-        String held = cookieValue(context);
-        if (wellFormed(held)) {
-            return held;
-        }
         String drawn = context.get(DRAWN);
         if (drawn == null) {
             drawn = signing.draw();
@@ -143,17 +143,20 @@ class CsrfTokens {
     }
 
     private static void setCookie(RoutingContext context, String value, CookieSameSite sameSite, Duration lifetime) {
-        context.response().addCookie(Cookie.cookie(NAME, value).setPath("/").setHttpOnly(true).setSameSite(sameSite)
-                .setMaxAge(lifetime.toSeconds()).setSecure("https".equals(context.request().scheme())));
+        context.response().addCookie(Cookie.cookie(cookieName(context), value).setPath("/").setHttpOnly(true).setSameSite(sameSite)
+                .setMaxAge(lifetime.toSeconds()).setSecure(isHttps(context)));
     }
 
-    /** A value this service set: one drawn before sign-in or a session's (a signed-in browser may sign in again). */
-    private static boolean wellFormed(String held) {
-        return held != null && (PRE_SESSION.matcher(held).matches() || SIGNED_SESSION.matcher(held).matches());
+    private static String cookieName(RoutingContext context) {
+        return isHttps(context) ? HOST_ONLY_NAME : NAME;
+    }
+
+    private static boolean isHttps(RoutingContext context) {
+        return "https".equals(context.request().scheme());
     }
 
     private static String cookieValue(RoutingContext context) {
-        Cookie cookie = context.request().getCookie(NAME);
+        Cookie cookie = context.request().getCookie(cookieName(context));
         return cookie == null ? null : cookie.getValue();
     }
 }

@@ -55,12 +55,21 @@ public class Pages {
     }
 
     /**
-     * A page with the given status. Only the user's own browser keeps it, and revalidates it before
-     * reuse; its history may show it again as it was, so the back button brings back the very form
-     * (and one-time token) that was submitted, and resubmitting it lands on the same order.
+     * A page with the given status, which no cache keeps ({@code no-store}): after sign-out, the back
+     * button of a shared computer's browser shows none of the signed-in pages from its history.
      */
     public Response page(int status, String template, Map<String, Object> data) {
-        return Response.status(status).type(HTML).header("Cache-Control", "private, no-cache").entity(render(template, data)).build();
+        return Response.status(status).type(HTML).header("Cache-Control", "no-store").entity(render(template, data)).build();
+    }
+
+    /**
+     * The checkout's form, which only the user's own browser keeps, and revalidates before reuse: its history
+     * shows it again as it was, so the back button brings back the very form (and one-time order token) that
+     * was submitted, and resubmitting it lands on the same order instead of placing another. It shows the
+     * catalog and the cart being filled, nothing of the customer's orders.
+     */
+    public Response checkoutForm(int status, Map<String, Object> data) {
+        return Response.status(status).type(HTML).header("Cache-Control", "private, no-cache").entity(render("checkout", data)).build();
     }
 
     /** The template as HTML. */

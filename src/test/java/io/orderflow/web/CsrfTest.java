@@ -147,6 +147,24 @@ class CsrfTest {
         assertThat(after.group(1)).isNotEqualTo(before);
     }
 
+    /** The sign-in page mints its own value: one planted in the browser (well formed, as a sibling subdomain could set it) is never signed. */
+    @Test
+    void aCsrfCookiePlantedBeforeSignInIsReplacedAndItsFormRefused() {
+        String planted = "plantedByAnotherSite_0A";
+        Response page = given().redirects().follow(false).cookie("csrf-token", planted).get("/login");
+        String minted = SetCookies.of(page, "csrf-token").get("=");
+        assertThat(minted).matches("[A-Za-z0-9_-]{22}").isNotEqualTo(planted);
+        Matcher action = SignInForm.ACTION.matcher(page.asString());
+        assertThat(action.find()).isTrue();
+
+        Response withPlanted = given().redirects().follow(false).cookie("csrf-token", planted)
+                .formParam("j_username", "alice").formParam("j_password", "alice").post(action.group(1));
+        refused(withPlanted, "/login");
+        assertThat(SetCookies.of(withPlanted, "quarkus-credential")).isNull();
+        given().redirects().follow(false).cookie("csrf-token", minted).formParam("j_username", "alice").formParam("j_password", "alice")
+                .post(action.group(1)).then().statusCode(302).header("Location", containsString("/checkout"));
+    }
+
     @Test
     void aBrokenCsrfCookieIsReplacedByAFreshToken() {
         Response page = given().redirects().follow(false).cookie("csrf-token", "not-a-token").get("/login");

@@ -119,8 +119,8 @@ class WebSessionTest {
         again.then().statusCode(302);
         assertThat(SetCookies.of(again, SESSION).get("=")).isNotBlank().isNotEqualTo(session);
         assertThat(SetCookies.of(again, CSRF).get("=")).isNotBlank().isNotEqualTo(csrf);
-        // A session cookie planted before sign-in is replaced as well.
-        Response planted = SignInForm.signIn(given().cookie(SESSION, session).cookie(CSRF, csrf), new CookieFilter(), "bob", "bob");
+        // A session cookie planted before sign-in is replaced as well (the sign-in page replaces any csrf-token cookie itself).
+        Response planted = SignInForm.signIn(given().cookie(SESSION, session), new CookieFilter(), "bob", "bob");
         assertThat(SetCookies.of(planted, SESSION).get("=")).isNotBlank().isNotEqualTo(session);
     }
 
@@ -134,6 +134,23 @@ class WebSessionTest {
             assertThat(html).as(page).contains(SIGN_OUT_FORM).contains("name=\"csrf-token\" value=\"" + formToken(alice.get(page)) + "\"");
         }
         assertThat(given().get("/login").asString()).doesNotContain(SIGN_OUT_FORM);
+    }
+
+    /**
+     * No cache keeps a signed-in page (a shared computer's back button shows none after sign-out) nor the sign-in page,
+     * whose token is drawn for it; only the checkout's form is kept, by the browser alone, so that the back button
+     * brings back the very order token it was submitted with.
+     */
+    @Test
+    void signedInPagesAreStoredByNoCacheAndTheCheckoutFormByTheBrowserAlone() {
+        SignedIn alice = signIn("alice");
+        String order = alice.placeNotebook();
+
+        for (String page : List.of("/checkout/orders", order, order + "-missing")) {
+            assertThat(alice.get(page).header("Cache-Control")).as(page).isEqualTo("no-store");
+        }
+        assertThat(given().get("/login").header("Cache-Control")).isEqualTo("no-store");
+        assertThat(alice.get("/checkout").header("Cache-Control")).isEqualTo("private, no-cache");
     }
 
     @Test

@@ -57,7 +57,7 @@ class CredentialsBeforeBody {
             context.request().pause();
             // An answer sent before the body was read (credentials that fail) ends the connection: the body may still come.
             context.addHeadersEndHandler(headers -> {
-                if (!context.request().isEnded()) {
+                if (!RequestBodies.wasRead(context)) {
                     context.response().putHeader(HttpHeaders.CONNECTION, "close");
                 }
             });

@@ -68,9 +68,12 @@ public class RequestBodies {
         router.route().order(Integer.MIN_VALUE).handler(this::refuseFromHeaders);
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(maxBytes);
         router.route(HttpMethod.POST, "/*").order(BEFORE_READING + 1).handler(context -> {
-            if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH)) || isSignIn(context)) {
-                // An empty body is left alone: the endpoint would wait for a body already read as empty;
-                // the sign-in form is read by Quarkus's form authentication itself.
+            if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH))) {
+                // An empty body is left alone (the endpoint would wait for a body already read as empty), and is read.
+                context.put(READ, true);
+                context.next();
+            } else if (isSignIn(context)) {
+                // The sign-in form is read by Quarkus's form authentication itself.
                 context.next();
             } else {
                 context.put(READING, true);
@@ -107,7 +110,7 @@ public class RequestBodies {
         HttpServerRequest request = context.request();
         long[] bytesSeen = { request.bytesRead() };
         long timer = context.vertx().setPeriodic(stallMillis, id -> {
-            if (request.isEnded() || context.response().ended()) {
+            if (context.get(READ) != null || context.response().ended()) {
                 context.vertx().cancelTimer(id);
             } else if (request.bytesRead() == bytesSeen[0]) {
                 context.vertx().cancelTimer(id);
@@ -168,9 +171,17 @@ public class RequestBodies {
      * still be on its way: Vert.x would otherwise keep the connection open, and the answer unsent, until it came.
      */
     static void closeUnlessRead(RoutingContext context) {
-        if (!context.request().isEnded()) {
+        if (!wasRead(context)) {
             context.request().connection().close();
         }
+    }
+
+    /**
+     * Whether the request's body was read to its end here, or (with no body to read, or its body left to the sign-in)
+     * the request had ended before any endpoint paused it: a paused request does not count as ended.
+     */
+    static boolean wasRead(RoutingContext context) {
+        return context.get(READ) != null || context.request().isEnded();
     }
 
     private static boolean isSignIn(RoutingContext context) {

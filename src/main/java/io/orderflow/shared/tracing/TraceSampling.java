@@ -25,7 +25,7 @@ import io.opentelemetry.sdk.trace.samplers.SamplingResult;
  * (QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT) or the app has an exporter bean of its own (the tests' in-memory
  * one). Spans are still created then, unrecorded, so that logs carry the trace and span ids, but none is
  * kept or sent, and no string is built for an outbox row or a stream entry.
- * When traces go somewhere, a trace a caller sampled is followed, a new one is recorded at the ratio
+ * When traces go somewhere, a trace a trusted caller sampled is followed (TrustedTraceParents), a new one is recorded at the ratio
  * {@code quarkus.otel.traces.sampler.arg} (default 1), and a database or Redis call outside any trace (the
  * background loops poll several times a second) is not recorded.
  */
@@ -45,7 +45,7 @@ class TraceSampling {
             return Sampler.alwaysOff();
         }
         double ratio = config.getOptionalValue("quarkus.otel.traces.sampler.arg", Double.class).orElse(1.0);
-        LOG.infof("Spans are recorded: new traces at a ratio of %s, and every trace a caller sampled", ratio);
+        LOG.infof("Spans are recorded: new traces at a ratio of %s, and every trace a trusted caller sampled", ratio);
         return new InTracesOnly(Sampler.parentBased(Sampler.traceIdRatioBased(ratio)));
     }
 

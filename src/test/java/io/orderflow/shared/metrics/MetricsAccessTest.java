@@ -56,7 +56,7 @@ class MetricsAccessTest {
             anonymous.put(path, statusAndLeak(get(path, null)));
             customer.put(path, statusAndLeak(get(path, "alice:alice")));
         }
-        System.out.println("/q/metrics on the public port, by spelling: anonymous " + anonymous + ", customer " + customer);
+        System.out.println("[attack] /q/metrics on the public port, by spelling: anonymous " + anonymous + ", customer " + customer);
         assertThat(anonymous).allSatisfy((path, answer) -> assertThat(answer).as(path).isIn("401", "403", "404", "400"));
         assertThat(customer).allSatisfy((path, answer) -> assertThat(answer).as(path).isIn("401", "403", "404", "400"));
         assertThat(anonymous.get("/q/metrics")).isEqualTo("401");
