@@ -74,7 +74,7 @@ class UserAccounts {
                 .setParameter(2, name).setParameter(3, stored).executeUpdate() == 1;
     }
 
-    /** Whether the name is taken, to say so before anyone types a password; {@link #add} decides. */
+    /** Whether a user of that name signs in with a password: to say so before anyone types one ({@link #add} decides), and to keep token subjects apart. */
     @Transactional
     public boolean exists(String name) {
         return User.findById(name) != null;

@@ -33,4 +33,13 @@ public interface UserConfig {
      */
     @WithDefault("60S")
     Duration verifiedFor();
+
+    /**
+     * Whether a bearer token's subject may name a user who signs in with a password, and so act on that
+     * user's orders. Off: such a token is refused (401), and an identity provider's subjects stay apart
+     * from the users' names (user.TokenSubjectsApart). On in dev, test and the demo, whose own key signs
+     * tokens for their seeded users (ops/sign-token.sh).
+     */
+    @WithDefault("false")
+    boolean tokensMayNameUsers();
 }

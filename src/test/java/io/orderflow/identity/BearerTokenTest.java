@@ -5,6 +5,10 @@ import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.Api.newToken;
+import static io.orderflow.support.BearerTokens.DEV_KEY;
+import static io.orderflow.support.BearerTokens.claims;
+import static io.orderflow.support.BearerTokens.encode;
+import static io.orderflow.support.BearerTokens.sign;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -13,26 +17,16 @@ import static org.hamcrest.Matchers.matchesPattern;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.Signature;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
@@ -47,11 +41,6 @@ import io.restassured.specification.RequestSpecification;
 @WithTestResource(TestServers.class)
 class BearerTokenTest {
 
-    private static final String ISSUER = "https://orderflow.example/dev-issuer";
-    private static final String AUDIENCE = "orders-api";
-    private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final PrivateKey DEV_KEY = devKey();
     private static final PrivateKey STRANGER_KEY = strangerKey();
 
     @Test
@@ -215,52 +204,9 @@ class BearerTokenTest {
         return Orders.value("SELECT customer FROM orders WHERE id = ?", id);
     }
 
-    private static Map<String, Object> claims(String subject, String role) {
-        long now = Instant.now().getEpochSecond();
-        Map<String, Object> claims = new LinkedHashMap<>();
-        claims.put("iss", ISSUER);
-        claims.put("aud", AUDIENCE);
-        claims.put("sub", subject);
-        claims.put("groups", List.of(role));
-        claims.put("iat", now);
-        claims.put("exp", now + 300);
-        claims.put("jti", UUID.randomUUID().toString());
-        return claims;
-    }
-
-    private static String sign(Map<String, Object> claims, PrivateKey key) {
-        String content = encode(Map.of("alg", "RS256", "typ", "JWT")) + "." + encode(claims);
-        try {
-            Signature signature = Signature.getInstance("SHA256withRSA");
-            signature.initSign(key);
-            signature.update(content.getBytes(StandardCharsets.US_ASCII));
-            return content + "." + BASE64URL.encodeToString(signature.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** A token that claims to need no signature (alg none). */
     private static String unsigned(Map<String, Object> claims) {
         return encode(Map.of("alg", "none", "typ", "JWT")) + "." + encode(claims) + ".";
-    }
-
-    private static String encode(Map<String, Object> json) {
-        try {
-            return BASE64URL.encodeToString(JSON.writeValueAsBytes(json));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static PrivateKey devKey() {
-        try {
-            String pem = Files.readString(Path.of("ops/jwt/dev-private-key.pem"));
-            byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
-            return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(der));
-        } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static PrivateKey strangerKey() {

@@ -104,6 +104,8 @@ class KubernetesManifestsTest {
         assertThat(settings.get("QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING").asText()).isEqualTo("true");
         assertThat(settings.get("QUARKUS_HTTP_PROXY_ALLOW_X_FORWARDED").asText()).isEqualTo("true");
         assertThat(settings.get("QUARKUS_HTTP_PROXY_TRUSTED_PROXIES").asText()).as("the proxies trusted").matches("[0-9./:,a-f]+");
+        // Served over HTTPS: the session cookie is host-only (HostOnlySessionCookieTest signs in with it).
+        assertThat(settings.get("QUARKUS_HTTP_AUTH_FORM_COOKIE_NAME").asText()).isEqualTo("__Host-orders-session");
     }
 
     /** /q/metrics answers only a signed-in metrics reader: Prometheus scrapes this service's pods with the metrics Secret's user. */

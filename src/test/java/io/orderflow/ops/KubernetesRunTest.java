@@ -172,6 +172,8 @@ class KubernetesRunTest {
         // The identity provider's: here the committed test key pair's public half.
         settings.put("MP_JWT_VERIFY_ISSUER", "https://idp.example");
         settings.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", Path.of("src/main/resources/jwt/dev-public-key.pem").toAbsolutePath().toUri().toString());
+        // The cluster's traced gateway, whose traceparent the service continues: here this test, from 127.0.0.1.
+        settings.put("ORDERS_TRACING_TRUSTED_SOURCES", "127.0.0.1");
         return settings;
     }
 

@@ -1,0 +1,51 @@
+package io.orderflow.user;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.SecurityIdentityAugmentor;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A bearer token's caller is its subject, which must not be the name of a user who signs in with a
+ * password: otherwise an identity provider that issues a subject {@code alice} (a user it let choose
+ * her name, or one of its own that happens to be called so) would act on the orders of this service's
+ * own alice. Such a token is refused as a wrong credential. Where the tokens are the service's own
+ * (dev, test and the demo sign them for their seeded users: {@code orders.users.tokens-may-name-users}),
+ * a subject may name a user.
+ */
+@ApplicationScoped
+class TokenSubjectsApart implements SecurityIdentityAugmentor {
+
+    private final UserAccounts accounts;
+    private final boolean tokensMayNameUsers;
+
+    TokenSubjectsApart(UserAccounts accounts, UserConfig config) {
+        this.accounts = accounts;
+        this.tokensMayNameUsers = config.tokensMayNameUsers();
+    }
+
+    /** After the subject became the caller's name (shared.security.TokenSubjectAugmentor, priority 0). */
+    @Override
+    public int priority() {
+        return -1;
+    }
+
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
+        if (tokensMayNameUsers || !(identity.getPrincipal() instanceof JsonWebToken)) {
+            return Uni.createFrom().item(identity);
+        }
+        String subject = identity.getPrincipal().getName();
+        return context.runBlocking(() -> {
+            if (accounts.exists(subject)) {
+                throw new AuthenticationFailedException("The token's subject names a user who signs in with a password");
+            }
+            return identity;
+        });
+    }
+}
