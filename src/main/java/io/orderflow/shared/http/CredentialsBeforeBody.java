@@ -17,7 +17,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Decides who sends a POST to an address that needs a caller from its headers, before a byte of its
+ * Decides who sends a POST or PUT to an address that needs a caller from its headers, before a byte of its
  * body is read. Without credentials it is answered at once: 401 asking for Basic credentials, or for a
  * form the sign-in page. With credentials the caller is authenticated here (the throttle and the
  * password check run now, once: the identity is kept for the endpoint); credentials that fail leave the
@@ -34,18 +34,20 @@ class CredentialsBeforeBody {
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private final RequestBodies bodies;
+    private final EndpointRoles roles;
     private final String sessionCookie;
     private final String loginPage;
 
-    CredentialsBeforeBody(RequestBodies bodies, @ConfigProperty(name = "quarkus.http.auth.form.cookie-name") String sessionCookie,
+    CredentialsBeforeBody(RequestBodies bodies, EndpointRoles roles, @ConfigProperty(name = "quarkus.http.auth.form.cookie-name") String sessionCookie,
             @ConfigProperty(name = "quarkus.http.auth.form.login-page") String loginPage) {
         this.bodies = bodies;
+        this.roles = roles;
         this.sessionCookie = sessionCookie;
         this.loginPage = loginPage;
     }
 
     void register(@Observes Router router) {
-        router.route(HttpMethod.POST, "/*").order(RequestBodies.BEFORE_READING).handler(this::check);
+        router.route("/*").method(HttpMethod.POST).method(HttpMethod.PUT).order(RequestBodies.BEFORE_READING).handler(this::check);
     }
 
     private void check(RoutingContext context) {
@@ -68,7 +70,7 @@ class CredentialsBeforeBody {
                         if (identity == null || identity.isAnonymous()) {
                             // A session cookie that no longer opens a session (expired, or from another key).
                             refuseAnonymous(context);
-                        } else if (identity.hasRole(Caller.METRICS)) {
+                        } else if (identity.hasRole(Caller.METRICS) || !roles.admit(context.request().method().name(), context.normalizedPath(), identity)) {
                             bodies.refuse(context, Problem.forbidden());
                         } else {
                             context.next();

@@ -28,7 +28,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * Request bodies before any endpoint sees them: a declared body over
  * {@code quarkus.http.limits.max-body-size} is answered 413 with a problem detail before it is
- * read, and every POST body is read into memory once, where the Idempotency-Key check fingerprints
+ * read, and every POST and PUT body is read into memory once, where the Idempotency-Key check fingerprints
  * it and the endpoint then reads it. Bodies no endpoint could read are refused with a problem
  * detail before anything parses them: multipart (415), a sign-in that is no form (415), a form
  * with a broken escape (400).
@@ -67,7 +67,7 @@ public class RequestBodies {
     void register(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).handler(this::refuseFromHeaders);
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(maxBytes);
-        router.route(HttpMethod.POST, "/*").order(BEFORE_READING + 1).handler(context -> {
+        router.route("/*").method(HttpMethod.POST).method(HttpMethod.PUT).order(BEFORE_READING + 1).handler(context -> {
             if ("0".equals(context.request().getHeader(HttpHeaders.CONTENT_LENGTH))) {
                 // An empty body is left alone (the endpoint would wait for a body already read as empty), and is read.
                 context.put(READ, true);
@@ -91,7 +91,7 @@ public class RequestBodies {
                 context.next();
             }
         });
-        router.route(HttpMethod.POST, "/*").order(BEFORE_READING + 2).handler(context -> {
+        router.route("/*").method(HttpMethod.POST).method(HttpMethod.PUT).order(BEFORE_READING + 2).handler(context -> {
             context.put(READ, true);
             // Netty passes a name without '=' undecoded, which the endpoint's form parser then fails on.
             if (hasType(context, FORM) && !isUrlEncoded(of(context))) {

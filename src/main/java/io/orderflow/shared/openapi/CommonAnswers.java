@@ -48,6 +48,7 @@ public class CommonAnswers implements OASFilter {
             }
         }
         if (method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PUT) {
+            addIfAbsent(responses, "408", "`request-timeout`: no byte of the body arrived for 5 s; the connection closes", null);
             addIfAbsent(responses, "413", "`payload-too-large`: the body is over 1 MiB", null);
             addIfAbsent(responses, "415", "`unsupported-media-type`: a multipart body, or a body that is not application/json", null);
         }

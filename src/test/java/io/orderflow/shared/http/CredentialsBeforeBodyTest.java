@@ -77,6 +77,42 @@ class CredentialsBeforeBodyTest {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
+    /** A customer's POST to a staff endpoint is refused from its headers; to one of its own the body is awaited (until the stall timeout). */
+    @Test
+    void aPostByARoleTheEndpointDoesNotAllowIsRefusedBeforeItsBody() throws IOException {
+        List<String> staffOnly = List.of("POST /products", "POST /products/ABC-1/stock", "PUT /products/ABC-1", "POST /payments/reconciliation",
+                "POST /outbox/dead-letters/1/retry", "POST /payments/refunds/refused/1/settle");
+        long start = System.nanoTime();
+        for (String path : staffOnly) {
+            try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+                socket.setSoTimeout(5_000);
+                String answer = send(socket, path + " HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("alice:alice")
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + MIB + "\r\n\r\n");
+                assertThat(answer).as(path).startsWith("HTTP/1.1 403").contains("\"code\":\"forbidden\"");
+                assertThat(socket.getInputStream().read()).as(path + ": the connection closes").isEqualTo(-1);
+            }
+        }
+        System.out.printf("[attack] header-only POSTs and PUTs announcing 1 MiB by a customer to staff endpoints: %d answered 403 and closed in %d ms in all%n",
+                staffOnly.size(), (System.nanoTime() - start) / 1_000_000);
+        try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+            socket.setSoTimeout(15_000);
+            String answer = send(socket, "POST /orders/token HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("alice:alice")
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n");
+            assertThat(answer).as("a customer's own endpoint waits for the body").startsWith("HTTP/1.1 408");
+        }
+    }
+
+    @Test
+    void theAddressesOfPostEndpointsAreMatchedAsJaxRsMatchesThem() {
+        assertThat(EndpointRoles.address("/orders/{id}/pay").matcher("/orders/3f2c/pay").matches()).isTrue();
+        assertThat(EndpointRoles.address("/orders/{id}/pay").matcher("/orders/3f2c/x/pay").matches()).isFalse();
+        assertThat(EndpointRoles.address("/products/{sku}/stock").matcher("/products/ABC-1/stock").matches()).isTrue();
+        assertThat(EndpointRoles.address("/payments/reconciliation/").matcher("/payments/reconciliation").matches()).isTrue();
+        assertThat(EndpointRoles.address("/items/{n: [0-9]{1,3}}").matcher("/items/123").matches()).isTrue();
+        assertThat(EndpointRoles.address("/items/{n: [0-9]{1,3}}").matcher("/items/1234").matches()).isFalse();
+        assertThat(EndpointRoles.address("/a.b/{x}").matcher("/aXb/1").matches()).as("literal dots").isFalse();
+    }
+
     @Test
     void aFormWithASessionCookieThatOpensNoSessionGetsTheSignInPageBeforeItsBody() throws IOException {
         try (Socket socket = new Socket(app.getHost(), app.getPort())) {
