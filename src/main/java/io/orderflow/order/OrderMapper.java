@@ -83,7 +83,7 @@ class OrderMapper {
         // A deadline shows while it applies: once the order has moved on, it no longer will fire.
         Instant payBy = status == OrderStatus.CREATED ? order.payBy : null;
         Instant deliverBy = status == OrderStatus.SHIPPED ? order.deliverBy : null;
-        return new OrderView(order.id, order.orderNumber, status, order.currency,
+        return new OrderView(order.id, order.orderNumber, order.customer, status, order.currency,
                 Money.format(order.totalAmount, order.currency), items, version, order.createdAt, updatedAt, payBy, deliverBy,
                 allowed, history);
     }

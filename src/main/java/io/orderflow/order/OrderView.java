@@ -17,7 +17,9 @@ import io.orderflow.shared.openapi.ApiDocument;
  * it is shipped, {@code history} only on {@code GET /orders/{id}}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record OrderView(UUID id, long orderNumber, OrderStatus status, String currency,
+public record OrderView(UUID id, long orderNumber,
+        @Schema(description = "Who placed the order: the name of the customer (a user, or a bearer token's subject)") String customer,
+        OrderStatus status, String currency,
         @Schema(ref = ApiDocument.AMOUNT) String totalAmount, List<Item> items, long version, Instant createdAt, Instant updatedAt,
         @Schema(description = "While created: when the system expires the order unless it is paid") Instant payBy,
         @Schema(description = "While shipped: when the system confirms the order delivered unless it is delivered before") Instant deliverBy,

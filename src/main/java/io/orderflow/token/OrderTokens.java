@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -74,6 +75,17 @@ public class OrderTokens {
                     metrics.counter("orders.tokens.issued").increment();
                     return new IssuedToken(token, Instant.ofEpochMilli(answer.get(1).toLong()), config.ttl().toSeconds());
                 });
+    }
+
+    /**
+     * Whether this customer's token is still unused with at least half its lifetime ahead: one a page may
+     * offer again instead of issuing another (the checkout keeps its form's token for its browser).
+     */
+    public boolean isFreshAndUnused(String customer, String token) {
+        Map<String, String> record = redis.hash(String.class).hmget(tokenKey(customer, hash(token)), "state", "expiresAt");
+        String expiresAt = record.get("expiresAt");
+        return "issued".equals(record.get("state")) && expiresAt != null
+                && Long.parseLong(expiresAt) - System.currentTimeMillis() > config.ttl().toMillis() / 2;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.orderflow.web;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,11 +14,14 @@ import java.util.regex.Pattern;
 
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -36,16 +40,19 @@ import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
+import io.orderflow.token.TokenConfig;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * The web checkout: the catalog's products on sale as a cart form carrying a one-time order token,
  * posted back and answered with a 303 to the order's page (POST, redirect, GET). Submitting the same
  * form again, from a double click, a second tab or the back button, uses the same token and so lands
  * on the same order. Each item is posted with the price the page showed, so a price that changed
- * meanwhile is caught and shown beside the item instead of being charged unseen.
+ * meanwhile is caught and shown beside the item instead of being charged unseen. The browser keeps the
+ * form's token (cookie {@value #KEPT_TOKEN}) until an order uses it, so reloading the page issues none.
  */
 @Path(CheckoutPage.PATH)
 @FormAuthentication
@@ -53,6 +60,8 @@ import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
 public class CheckoutPage {
 
     static final String PATH = "/checkout";
+    /** The cookie that keeps the form's order token for its browser, while it is unused. */
+    static final String KEPT_TOKEN = "checkout-token";
 
     private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.\\w+");
 
@@ -64,6 +73,8 @@ public class CheckoutPage {
     private static final String EXPIRED = "This form had expired. Your cart is kept: check it and place the order again.";
     private static final String REUSED = "This form was already used for another order. Your cart is kept: place it as a new order if you wish.";
     private static final String IN_PROGRESS = "Your order is still being placed. Submit again in a moment to see it.";
+    private static final String TOO_MANY_OPEN = "You have started many orders elsewhere (other browsers or apps) without placing them. "
+            + "Place one of them, or come back in a few minutes to order here.";
     private static final String NOT_PLACED = "Your order could not be placed just now. Submit again in a moment: it will not be placed twice.";
 
     /** What the page says about a cart: a message at the top, an error about the cart as a whole, and per sku an error or a notice. */
@@ -87,10 +98,12 @@ public class CheckoutPage {
     private final Catalog catalog;
     private final Pages pages;
     private final SecurityIdentity identity;
+    private final Duration tokenLifetime;
 
     public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequestValidator requests, Catalog catalog, Pages pages,
-            SecurityIdentity identity) {
+            SecurityIdentity identity, TokenConfig tokenConfig) {
         this.tokens = tokens;
+        this.tokenLifetime = tokenConfig.ttl();
         this.orders = orders;
         this.requests = requests;
         this.catalog = catalog;
@@ -101,8 +114,8 @@ public class CheckoutPage {
     @GET
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response show() {
-        return pageWithFreshToken(200, Cart.empty(), Feedback.NONE);
+    public Response show(@CookieParam(KEPT_TOKEN) String kept, @Context HttpServerRequest request) {
+        return pageWithToken(200, Cart.empty(), Feedback.NONE, kept, request);
     }
 
     /** Shows the chosen lines and their total without placing anything: the total for a browser without JavaScript. */
@@ -128,7 +141,7 @@ public class CheckoutPage {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response submit(@BeanParam PostedCheckout form) {
+    public Response submit(@BeanParam PostedCheckout form, @Context HttpServerRequest request) {
         Cart cart = form.cart();
         Feedback mistakes = mistakes(cart);
         if (!mistakes.isClean()) {
@@ -140,12 +153,12 @@ public class CheckoutPage {
             OrderService.Creation created = orders.create(new Caller(Caller.of(identity).name(), false), form.token, cart.request());
             return Response.seeOther(URI.create(OrderDetailPage.PATH + created.id())).build();
         } catch (ProblemException refused) {
-            return refusal(refused.problem(), form.token, cart);
+            return refusal(refused.problem(), form.token, cart, request);
         }
     }
 
     /** Every answer but an order is the form again, cart kept; the token stays unless it can no longer be used. */
-    private Response refusal(Problem problem, String token, Cart cart) {
+    private Response refusal(Problem problem, String token, Cart cart, HttpServerRequest request) {
         Optional<ProblemCode> code = ProblemCode.of(problem.code());
         if (code.isEmpty()) {
             return notPlaced(problem, token, cart);
@@ -164,8 +177,8 @@ public class CheckoutPage {
                 shortages(problem).forEach(item -> notices.put(item.sku(), item.available() == 0 ? "Sold out" : "Only " + item.available() + " left"));
                 yield page(409, token, cart, new Feedback(OUT_OF_STOCK, null, Map.of(), notices), false);
             }
-            case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithFreshToken(200, cart, Feedback.message(EXPIRED));
-            case ORDER_TOKEN_REUSED -> pageWithFreshToken(200, cart, Feedback.message(REUSED));
+            case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithToken(200, cart, Feedback.message(EXPIRED), null, request);
+            case ORDER_TOKEN_REUSED -> pageWithToken(200, cart, Feedback.message(REUSED), null, request);
             case ORDER_TOKEN_IN_USE -> page(200, token, cart, Feedback.message(IN_PROGRESS), false);
             default -> notPlaced(problem, token, cart);
         };
@@ -210,14 +223,26 @@ public class CheckoutPage {
         return problem.listed(Problem.ITEMS, Stock.Shortage.class);
     }
 
-    private Response pageWithFreshToken(int status, Cart cart, Feedback feedback) {
+    /**
+     * The form with the token kept for this browser while it is unused and fresh ({@link OrderTokens#isFreshAndUnused}),
+     * else a new one, which the browser then keeps: reloading and browsing the checkout use up no tokens, so they never
+     * reach the cap of outstanding tokens. A kept token of someone else's, or used, or soon to expire, is replaced.
+     */
+    private Response pageWithToken(int status, Cart cart, Feedback feedback, String kept, HttpServerRequest request) {
+        String customer = Caller.of(identity).name();
         String token;
-        try {
-            token = tokens.issue(Caller.of(identity).name()).await().indefinitely().token();
-        } catch (ProblemException tooMany) {
-            return page(tooMany.problem().status(), null, cart, Feedback.message(tooMany.problem().detail()), false);
+        if (kept != null && tokens.isFreshAndUnused(customer, kept)) {
+            token = kept;
+        } else {
+            try {
+                token = tokens.issue(customer).await().indefinitely().token();
+            } catch (ProblemException tooMany) {
+                return page(tooMany.problem().status(), null, cart, Feedback.message(TOO_MANY_OPEN), false);
+            }
         }
-        return page(status, token, cart, feedback, false);
+        NewCookie keep = new NewCookie.Builder(KEPT_TOKEN).value(token).path(PATH).httpOnly(true).sameSite(NewCookie.SameSite.STRICT)
+                .secure("https".equals(request.scheme())).maxAge((int) tokenLifetime.toSeconds()).build();
+        return Response.fromResponse(page(status, token, cart, feedback, false)).cookie(keep).build();
     }
 
     private Response page(int status, String token, Cart cart, Feedback feedback, boolean reviewed) {

@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.not;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -26,6 +27,7 @@ import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.Products;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -167,6 +169,30 @@ class WebCheckoutTest {
 
         submit(alice, token, new Item("ABC-1", "2", "12.50")).then().statusCode(303);
         assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    /** Reloading the checkout issues no tokens: its browser keeps the form's one until it is used, so the cap is never reached by browsing. */
+    @Test
+    void reloadingTheCheckoutKeepsOneTokenUntilAnOrderUsesIt() {
+        String user = "reloader-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(user, "customer");
+        Browser browser = browser(user);
+        String kept = token(browser.get("/checkout"));
+        for (int reload = 0; reload < 30; reload++) {
+            assertThat(token(browser.get("/checkout"))).as("reload " + reload).isEqualTo(kept);
+        }
+        assertThat(redis.sortedSet(String.class).zcard(keys.ofPrincipal(user, "tokens-outstanding"))).as("tokens outstanding").isEqualTo(1);
+
+        Response form = browser.get("/checkout");
+        submit(browser, token(form), new Item("ABC-1", "1", shownPrice(form, "ABC-1"))).then().statusCode(303);
+        String next = token(browser.get("/checkout"));
+        assertThat(next).as("a used token is never offered again").isNotEqualTo(kept);
+        assertThat(Orders.countForToken(kept)).isEqualTo(1);
+
+        // A token planted in the cookie from elsewhere (another customer's, or made up) is not this customer's: a new one is issued.
+        String bobs = token(browser("bob").get("/checkout"));
+        Response planted = browser.request().cookie("checkout-token", bobs).get("/checkout");
+        assertThat(token(planted)).isNotEqualTo(bobs).isNotEqualTo(next);
     }
 
     @Test
