@@ -1,5 +1,6 @@
 package io.orderflow.order;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -78,7 +79,9 @@ class OrderMapper {
             List<OrderView.Step> history) {
         List<OrderEvent> allowed = allowedActions(status, caller, order.customer);
         List<OrderView.Item> items = order.items.stream()
-                .map(line -> new OrderView.Item(line.sku, line.quantity, Money.format(line.unitPrice, order.currency)))
+                .map(line -> new OrderView.Item(line.sku, line.name == null ? line.sku : line.name, line.quantity,
+                        Money.format(line.unitPrice, order.currency),
+                        Money.format(line.unitPrice.multiply(BigDecimal.valueOf(line.quantity)), order.currency)))
                 .toList();
         // A deadline shows while it applies: once the order has moved on, it no longer will fire.
         Instant payBy = status == OrderStatus.CREATED ? order.payBy : null;

@@ -60,7 +60,7 @@ class OrderPricing {
             if (line.statedPrice() != null && !caller.staff() && line.statedPrice().compareTo(current) != 0) {
                 changed.put(line.sku(), Money.format(current, product.currency));
             }
-            lines.add(new OrderLine(line.sku(), line.quantity(), unitPrice));
+            lines.add(new OrderLine(line.sku(), line.quantity(), unitPrice, product.name));
             total = total.add(unitPrice.multiply(BigDecimal.valueOf(line.quantity())));
         }
         if (!notForSale.isEmpty()) {

@@ -41,10 +41,10 @@ class OrderStore {
                 VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at, :payBy)
                 RETURNING id, order_number),
             items AS (
-                INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price)
-                SELECT stored.id, item.line_no - 1, item.sku, item.quantity, item.unit_price
-                FROM stored, unnest(CAST(:skus AS varchar[]), CAST(:quantities AS int[]), CAST(:unitPrices AS numeric[]))
-                    WITH ORDINALITY AS item (sku, quantity, unit_price, line_no)),
+                INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price, name)
+                SELECT stored.id, item.line_no - 1, item.sku, item.quantity, item.unit_price, item.name
+                FROM stored, unnest(CAST(:skus AS varchar[]), CAST(:quantities AS int[]), CAST(:unitPrices AS numeric[]),
+                    CAST(:names AS varchar[])) WITH ORDINALITY AS item (sku, quantity, unit_price, name, line_no)),
             event AS (
                 INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
                 SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM stored)
@@ -117,6 +117,7 @@ class OrderStore {
                     .setParameter("skus", order.items.stream().map(line -> line.sku).toArray(String[]::new))
                     .setParameter("quantities", order.items.stream().map(line -> line.quantity).toArray(Integer[]::new))
                     .setParameter("unitPrices", order.items.stream().map(line -> line.unitPrice).toArray(BigDecimal[]::new))
+                    .setParameter("names", order.items.stream().map(line -> line.name).toArray(String[]::new))
                     .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", event.key())
                     .setParameter("eventPayload", outbox.payloadOf(event)).setParameter("traceParent", outbox.traceParent())
                     .getSingleResult()).longValue();

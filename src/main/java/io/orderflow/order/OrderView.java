@@ -25,7 +25,10 @@ public record OrderView(UUID id, long orderNumber,
         @Schema(description = "While shipped: when the system confirms the order delivered unless it is delivered before") Instant deliverBy,
         List<OrderEvent> allowedActions, List<Step> history) {
 
-    public record Item(String sku, int quantity, @Schema(ref = ApiDocument.AMOUNT) String unitPrice) {
+    public record Item(String sku,
+            @Schema(description = "The product's name when it was ordered (its sku for a line ordered before names were kept)") String name,
+            int quantity, @Schema(ref = ApiDocument.AMOUNT) String unitPrice,
+            @Schema(ref = ApiDocument.AMOUNT, description = "unitPrice times quantity") String lineTotal) {
     }
 
     public record Step(OrderStatus from, OrderStatus to, String event,

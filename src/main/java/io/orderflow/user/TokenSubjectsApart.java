@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
-import io.quarkus.security.AuthenticationFailedException;
+import io.orderflow.shared.security.TokenRefusals;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.SecurityIdentityAugmentor;
@@ -43,7 +43,7 @@ class TokenSubjectsApart implements SecurityIdentityAugmentor {
         String subject = identity.getPrincipal().getName();
         return context.runBlocking(() -> {
             if (accounts.exists(subject)) {
-                throw new AuthenticationFailedException("The token's subject names a user who signs in with a password");
+                throw TokenRefusals.subjectRefused("its subject (sub) is the name of a user who signs in with a password");
             }
             return identity;
         });

@@ -49,9 +49,15 @@ public class CrossSiteApiCheck {
                 || !(sentBasic(routing) || routing.request().getCookie(sessionCookie) != null)) {
             return;
         }
-        if (crossSite.isCrossSite(routing.request()) || isFormType(routing.request().getHeader(HttpHeaders.CONTENT_TYPE))) {
-            throw new ProblemException(Problem.of(ProblemCode.CROSS_SITE_REQUEST, "A browser sent this request for another site, or as a form; nothing was done. "
-                            + "API clients send JSON or no body; browsers need a bearer token."));
+        if (crossSite.isCrossSite(routing.request())) {
+            throw new ProblemException(Problem.of(ProblemCode.CROSS_SITE_REQUEST, "A browser sent this request for another site; nothing was done. "
+                    + "API clients send JSON or no body; a page of another site needs a bearer token."));
+        }
+        if (isFormType(routing.request().getHeader(HttpHeaders.CONTENT_TYPE))) {
+            // Most often a script: curl -d sends application/x-www-form-urlencoded unless told otherwise.
+            throw new ProblemException(Problem.of(ProblemCode.CROSS_SITE_REQUEST, "This request was sent with a form or text Content-Type, "
+                    + "as a form of another site would be; nothing was done. Send its body as JSON, with Content-Type: application/json "
+                    + "(curl: -H 'Content-Type: application/json'), or send no body."));
         }
     }
 

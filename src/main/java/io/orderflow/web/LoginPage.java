@@ -18,6 +18,9 @@ import org.jboss.resteasy.reactive.RestQuery;
 @PermitAll
 public class LoginPage {
 
+    /** The query parameter of the sign-in page shown after signing out, which then says so. */
+    static final String SIGNED_OUT = "signed-out";
+
     private final Pages pages;
 
     public LoginPage(Pages pages) {
@@ -27,7 +30,7 @@ public class LoginPage {
     @GET
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response show(@RestQuery String error) {
-        return pages.page(200, "login", Map.of("failed", error != null));
+    public Response show(@RestQuery String error, @RestQuery(SIGNED_OUT) String signedOut) {
+        return pages.page(200, "login", Map.of("failed", error != null, "signedOut", signedOut != null && error == null));
     }
 }

@@ -44,6 +44,6 @@ public class LogoutPage {
         ended.end(session, tokens.endOf(session));
         FormAuthenticationMechanism.logout(routing);
         CsrfTokens.clear(routing);
-        return Response.seeOther(URI.create(loginPage)).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+        return Response.seeOther(URI.create(loginPage + "?" + LoginPage.SIGNED_OUT + "=true")).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
 }

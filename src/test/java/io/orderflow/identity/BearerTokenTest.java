@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -105,31 +107,32 @@ class BearerTokenTest {
         longLived.put("exp", Instant.now().plusSeconds(2 * 3600).getEpochSecond());
         Map<String, Object> noIssuedAt = claims("alice", "customer");
         noIssuedAt.remove("iat");
-        String[] refused = {
-            sign(claims("alice", "customer"), STRANGER_KEY),
-            sign(expired, DEV_KEY),
-            sign(otherAudience, DEV_KEY),
-            sign(otherIssuer, DEV_KEY),
-            unsigned(claims("alice", "customer")),
-            sign(noSubject, DEV_KEY),
-            sign(numericSubject, DEV_KEY),
-            sign(tooLongSubject, DEV_KEY),
-            sign(longLived, DEV_KEY),
-            sign(noIssuedAt, DEV_KEY),
-            "not-a-token",
-        };
+        // Each token, with what its client is told of why it was refused.
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put(sign(claims("alice", "customer"), STRANGER_KEY), "its signature does not verify");
+        refused.put(sign(expired, DEV_KEY), "it has expired");
+        refused.put(sign(otherAudience, DEV_KEY), "it is not for this service");
+        refused.put(sign(otherIssuer, DEV_KEY), "its issuer (iss) is not the one this service trusts");
+        refused.put(unsigned(claims("alice", "customer")), "");
+        refused.put(sign(noSubject, DEV_KEY), "");
+        refused.put(sign(numericSubject, DEV_KEY), "");
+        refused.put(sign(tooLongSubject, DEV_KEY), "its subject (sub) is no string");
+        refused.put(sign(longLived, DEV_KEY), "");
+        refused.put(sign(noIssuedAt, DEV_KEY), "");
+        refused.put("not-a-token", "");
         String orderToken = newToken("alice");
         String key = UUID.randomUUID().toString();
 
-        for (String bearer : refused) {
+        refused.forEach((bearer, why) -> {
             bearer(bearer).contentType(ContentType.JSON).header("Order-Token", orderToken).header("Idempotency-Key", key)
                     .body(ORDER).post("/orders").then()
                     .statusCode(401)
-                    .header("WWW-Authenticate", matchesPattern("Basic.*"))
+                    .header("WWW-Authenticate", matchesPattern("Bearer realm=\"orders\", error=\"invalid_token\""))
                     .header("Set-Cookie", (String) null)
-                    .contentType("application/problem+json");
+                    .contentType("application/problem+json")
+                    .body("detail", startsWith("The bearer token was refused: " + why));
             bearer(bearer).post("/orders/token").then().statusCode(401);
-        }
+        });
 
         assertThat(Orders.countForToken(orderToken)).isZero();
         // Neither the order token nor the Idempotency-Key was spent: the first real request runs.
@@ -170,11 +173,13 @@ class BearerTokenTest {
 
     @Test
     void aTokenOpensNoWebPage() {
-        given().header("Authorization", "Bearer " + sign(claims("alice", "customer"), DEV_KEY)).redirects().follow(false)
+        Map<String, String> cookies = given().header("Authorization", "Bearer " + sign(claims("alice", "customer"), DEV_KEY)).redirects().follow(false)
                 .get("/checkout").then()
                 .statusCode(302)
                 .header("Location", containsString("/login"))
-                .header("Set-Cookie", (String) null);
+                .extract().cookies();
+        // No session: only where to return after signing in.
+        assertThat(cookies.keySet()).containsOnly("quarkus-redirect-location");
     }
 
     @Test

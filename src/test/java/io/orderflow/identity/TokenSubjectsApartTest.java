@@ -50,7 +50,8 @@ class TokenSubjectsApartTest {
         for (String subject : new String[] { "alice", "ops", "bob" }) {
             for (String role : new String[] { "customer", "staff" }) {
                 String token = sign(claims(subject, role), DEV_KEY);
-                bearer(token).get("/orders/{id}", id).then().statusCode(401).body("code", equalTo("unauthorized"));
+                bearer(token).get("/orders/{id}", id).then().statusCode(401).body("code", equalTo("unauthorized"))
+                        .body("detail", equalTo("The bearer token was refused: its subject (sub) is the name of a user who signs in with a password."));
                 bearer(token).post("/orders/token").then().statusCode(401);
             }
         }

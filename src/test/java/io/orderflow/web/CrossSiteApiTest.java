@@ -5,6 +5,7 @@ import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.Api.newToken;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
@@ -137,8 +138,10 @@ class CrossSiteApiTest {
         String token = newToken("alice");
 
         refusedAsCrossSite(hostile(as("alice")).header("Order-Token", token).post("/orders"));
-        refusedAsCrossSite(as("alice").header("Order-Token", token).contentType(ContentType.URLENC).body("currency=CNY").post("/orders"),
-                "a form's type");
+        Response curlDefault = as("alice").header("Order-Token", token).contentType(ContentType.URLENC).body("{\"currency\":\"CNY\"}").post("/orders");
+        refusedAsCrossSite(curlDefault, "a form's type");
+        // What curl -d sends without a Content-Type: the answer tells a script what to send instead.
+        curlDefault.then().body("detail", containsString("Content-Type: application/json"));
         refusedAsCrossSite(hostile(as("ops")).body("{\"delta\":1,\"reason\":\"x\"}").post("/products/{sku}/stock", "ABC-1"));
 
         assertThat(Orders.countForToken(token)).isZero();

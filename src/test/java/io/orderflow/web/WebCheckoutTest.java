@@ -76,6 +76,7 @@ class WebCheckoutTest {
                 .body(not(containsString("<script>")));
         assertThat(shownPrice(page, "ABC-1")).isEqualTo("12.50");
         given().get("/assets/checkout.js").then().statusCode(200).body(containsString("cart-total"));
+        given().get("/favicon.ico").then().statusCode(200).contentType(containsString("icon"));
     }
 
     @Test
@@ -138,8 +139,11 @@ class WebCheckoutTest {
         assertThat(token(reviewed)).isEqualTo(token);
         assertThat(Orders.countForToken(token)).isZero();
 
-        submit(alice, token, notebooks).then().statusCode(303);
+        String orderPage = submit(alice, token, notebooks).then().statusCode(303).extract().header("Location");
         assertThat(Orders.countForToken(token)).isEqualTo(1);
+        // The order's page names what was bought, with each line's amount, as the review did.
+        alice.get(orderPage).then().statusCode(200)
+                .body(containsString("<td>Notebook</td><td class=\"amount\">2</td><td class=\"amount\">12.50 CNY</td><td class=\"amount\">25.00 CNY</td>"));
     }
 
     @Test

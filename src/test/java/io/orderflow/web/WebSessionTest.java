@@ -76,7 +76,8 @@ class WebSessionTest {
 
         Response signedOut = alice.request().formParam(CSRF, formToken(checkout)).post("/logout");
 
-        signedOut.then().statusCode(303).header("Location", endsWith("/login"));
+        signedOut.then().statusCode(303).header("Location", endsWith("/login?signed-out=true"));
+        given().get("/login?signed-out=true").then().statusCode(200).body(containsString("You are signed out."));
         assertThat(SetCookies.of(signedOut, SESSION)).as("the session cookie").containsEntry("=", "").containsEntry("max-age", "0");
         assertThat(SetCookies.of(signedOut, CSRF)).as("the csrf-token cookie").containsEntry("=", "").containsEntry("max-age", "0");
         for (RequestSpecification replay : List.of(given().cookie(SESSION, copiedSession).cookie(CSRF, copiedCsrf),
@@ -151,6 +152,19 @@ class WebSessionTest {
         }
         assertThat(given().get("/login").header("Cache-Control")).isEqualTo("no-store");
         assertThat(alice.get("/checkout").header("Cache-Control")).isEqualTo("private, no-cache");
+    }
+
+    /** A link to an order opened while signed out leads, through the sign-in form, to that order. */
+    @Test
+    void signingInReturnsToThePageAskedFor() {
+        String order = WebCheckoutTest.placeNotebook(WebCheckoutTest.browser("alice"));
+        String path = URI.create(order).getPath();
+        CookieFilter cookies = new CookieFilter();
+        given().filter(cookies).redirects().follow(false).get(path).then().statusCode(302).header("Location", containsString("/login"));
+
+        Response signedIn = SignInForm.signIn(cookies, "alice", "alice");
+        signedIn.then().statusCode(302).header("Location", endsWith(path));
+        given().filter(cookies).redirects().follow(false).get(path).then().statusCode(200);
     }
 
     @Test

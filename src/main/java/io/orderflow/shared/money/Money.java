@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 import io.orderflow.shared.problem.FieldError;
 
-/** Amounts are decimals in a currency's minor units: CNY has two ({@code "12.50"}), JPY none. */
+/** Amounts are decimals in a currency's major unit, exact to its minor unit: CNY has two minor digits ({@code "12.50"}), JPY none. */
 public final class Money {
 
     /** An amount as a client writes it in text: digits with an optional fraction, no sign, no exponent. */

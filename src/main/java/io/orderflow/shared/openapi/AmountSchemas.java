@@ -23,13 +23,14 @@ public class AmountSchemas implements OASModelReader {
     @Override
     public OpenAPI buildModel() {
         Schema amount = OASFactory.createSchema().addType(Schema.SchemaType.STRING).pattern(DECIMAL).examples(List.of(EXAMPLE))
-                .description("An amount in the currency's minor units, as a decimal string");
+                .description("An amount as a decimal string in the currency's major unit, with at most its minor digits: \"12.50\" is "
+                        + "12 yuan 50 fen");
         Schema input = OASFactory.createSchema()
                 .anyOf(List.of(OASFactory.createSchema().ref(ApiDocument.AMOUNT),
                         OASFactory.createSchema().addType(Schema.SchemaType.NUMBER).minimum(BigDecimal.ZERO)))
                 .examples(List.of(EXAMPLE))
-                .description("An amount in the currency's minor units: a decimal string (recommended) or a JSON number, exact in those "
-                        + "units; \"12.5\", \"12.50\" and 12.5 are one amount");
+                .description("An amount in the currency's major unit: a decimal string (recommended) or a JSON number, exact to the "
+                        + "minor unit; \"12.5\", \"12.50\" and 12.5 are one amount (12 yuan 50 fen)");
         return OASFactory.createOpenAPI().components(OASFactory.createComponents()
                 .addSchema(ApiDocument.AMOUNT, amount)
                 .addSchema(ApiDocument.AMOUNT_INPUT, input));

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -25,12 +26,14 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
 import io.orderflow.shared.redis.RedisErrors;
+import io.orderflow.shared.security.TokenRefusals;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
 import io.vertx.core.VertxException;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -44,14 +47,17 @@ public class ProblemMappers {
     private final ObjectMapper json;
     private final String loginPage;
     private final String errorPage;
+    private final String locationCookie;
     private final long maxBodyBytes;
 
     public ProblemMappers(ObjectMapper json, @ConfigProperty(name = "quarkus.http.auth.form.login-page") String loginPage,
             @ConfigProperty(name = "quarkus.http.auth.form.error-page") String errorPage,
+            @ConfigProperty(name = "quarkus.http.auth.form.location-cookie") String locationCookie,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize) {
         this.json = json;
         this.loginPage = loginPage;
         this.errorPage = errorPage;
+        this.locationCookie = locationCookie;
         this.maxBodyBytes = maxBodySize.asLongValue();
     }
 
@@ -77,9 +83,15 @@ public class ProblemMappers {
 
     /** API clients are asked for HTTP Basic credentials; a browser on a web page is sent to the sign-in form. */
     @ServerExceptionMapper
-    public Response unauthenticated(UnauthorizedException e, SimpleResourceInfo resource) {
+    public Response unauthenticated(UnauthorizedException e, SimpleResourceInfo resource, HttpServerRequest request) {
         if (resource != null && resource.getResourceClass().isAnnotationPresent(FormAuthentication.class)) {
-            return Response.status(Response.Status.FOUND).location(URI.create(loginPage)).build();
+            Response.ResponseBuilder signIn = Response.status(Response.Status.FOUND).location(URI.create(loginPage));
+            if (request != null && request.method() == HttpMethod.GET) {
+                // Where to return after signing in, as Quarkus's form authentication keeps it (and checks it is this host's).
+                signIn.cookie(new NewCookie.Builder(locationCookie).value(request.absoluteURI()).path("/").httpOnly(true)
+                        .sameSite(NewCookie.SameSite.STRICT).secure(request.isSSL() || "https".equals(request.scheme())).build());
+            }
+            return signIn.build();
         }
         return unauthorized();
     }
@@ -89,6 +101,12 @@ public class ProblemMappers {
     public Response badCredentials(AuthenticationFailedException e, HttpServerRequest request) {
         if (request != null && "/j_security_check".equals(request.path())) {
             return Response.status(Response.Status.FOUND).location(URI.create(errorPage)).build();
+        }
+        String authorization = request == null ? null : request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length())) {
+            // A bearer client is told why its token was refused, and asked for a token rather than a password (RFC 6750).
+            return builder(Problem.of(ProblemCode.UNAUTHORIZED, "The bearer token was refused: " + TokenRefusals.reason(e) + "."), json)
+                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"orders\", error=\"invalid_token\"").build();
         }
         return unauthorized();
     }

@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.jwt.Claims;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
-import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.SecurityIdentityAugmentor;
@@ -32,7 +31,7 @@ public class TokenSubjectAugmentor implements SecurityIdentityAugmentor {
         }
         Object subject = token.getClaim(Claims.sub.name());
         if (!(subject instanceof String name) || name.isBlank() || name.length() > MAX_NAME_LENGTH) {
-            return Uni.createFrom().failure(new AuthenticationFailedException("The token's subject cannot name a caller"));
+            return Uni.createFrom().failure(TokenRefusals.subjectRefused("its subject (sub) is no string of 1 to " + MAX_NAME_LENGTH + " characters"));
         }
         return Uni.createFrom().item(QuarkusSecurityIdentity.builder(identity).setPrincipal(new SubjectNamedToken(token, name)).build());
     }

@@ -26,7 +26,7 @@ import io.orderflow.support.FastTest;
 @FastTest
 class BackingServiceFailureTest {
 
-    private final ProblemMappers mappers = new ProblemMappers(new ObjectMapper(), "/login", "/login?error=true", new MemorySize(BigInteger.valueOf(1024 * 1024)));
+    private final ProblemMappers mappers = new ProblemMappers(new ObjectMapper(), "/login", "/login?error=true", "quarkus-redirect-location", new MemorySize(BigInteger.valueOf(1024 * 1024)));
 
     @Test
     void aCommandInFlightWhenRedisWentAwayIs503() {
