@@ -97,13 +97,18 @@ public class Stock {
      * for the product's row. No lock is taken; {@link #reserve} still decides for the lines that pass.
      */
     public void requireAvailable(Map<String, Product> products, List<StockLine> lines) {
-        List<Shortage> shortages = merged(lines).entrySet().stream()
-                .filter(line -> products.get(line.getKey()).available() < line.getValue())
-                .map(line -> new Shortage(line.getKey(), line.getValue(), Math.max(0, products.get(line.getKey()).available())))
-                .toList();
+        List<Shortage> shortages = shortages(products, lines);
         if (!shortages.isEmpty()) {
             throw outOfStock(shortages);
         }
+    }
+
+    /** The lines these products as just read cannot supply (none: all can), without refusing anything. */
+    public List<Shortage> shortages(Map<String, Product> products, List<StockLine> lines) {
+        return merged(lines).entrySet().stream()
+                .filter(line -> products.get(line.getKey()).available() < line.getValue())
+                .map(line -> new Shortage(line.getKey(), line.getValue(), Math.max(0, products.get(line.getKey()).available())))
+                .toList();
     }
 
     /** Gives back what an order reserved; releasing more than is reserved is a bug, never a client's mistake. */

@@ -66,12 +66,16 @@ class OrderPricing {
         if (!notForSale.isEmpty()) {
             throw new ProblemException(Problem.invalid(notForSale));
         }
+        List<StockLine> wanted = lines.stream().map(line -> new StockLine(line.sku, line.quantity)).toList();
         if (!changed.isEmpty()) {
-            throw new ProblemException(Problem.of(ProblemCode.PRICE_CHANGED, "The price of " + String.join(", ", changed.keySet()) + " is not what the cart showed; nothing was ordered. "
+            // The stock's shortages too, so that one answer says everything the cart must change.
+            List<Stock.Shortage> shortages = stock.shortages(products, wanted);
+            Problem priceChanged = Problem.of(ProblemCode.PRICE_CHANGED, "The price of " + String.join(", ", changed.keySet()) + " is not what the cart showed; nothing was ordered. "
                             + "Check the current prices and order again with the same order token.")
-                    .with(Problem.ITEMS, changed.entrySet().stream().map(item -> new CurrentPrice(item.getKey(), item.getValue())).toList()));
+                    .with(Problem.ITEMS, changed.entrySet().stream().map(item -> new CurrentPrice(item.getKey(), item.getValue())).toList());
+            throw new ProblemException(shortages.isEmpty() ? priceChanged : priceChanged.with(Problem.SHORTAGES, shortages));
         }
-        stock.requireAvailable(products, lines.stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
+        stock.requireAvailable(products, wanted);
         return new PricedOrder(request.currency(), List.copyOf(lines), Money.normalize(total, request.currency()));
     }
 }

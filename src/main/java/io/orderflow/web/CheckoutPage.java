@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -68,6 +69,8 @@ public class CheckoutPage {
     private static final String CORRECT = "Please correct the items marked below.";
     private static final String PRICES_CHANGED = "Some prices changed since this page was loaded; nothing was ordered. "
             + "Check the new prices marked below and place the order again.";
+    private static final String PRICES_AND_STOCK = "Some prices changed and some items are short of stock since this page was loaded; "
+            + "nothing was ordered. Check the items marked below and place the order again.";
     private static final String OUT_OF_STOCK = "Some items are short of stock; nothing was ordered. "
             + "Change the quantities marked below and place the order again.";
     private static final String EXPIRED = "This form had expired. Your cart is kept: check it and place the order again.";
@@ -170,11 +173,13 @@ public class CheckoutPage {
                 Cart repriced = cart.repriced(prices);
                 Map<String, String> notices = new LinkedHashMap<>();
                 prices.forEach((sku, price) -> notices.put(sku, "Price changed: now " + price + " " + repriced.item(sku).orElseThrow().currency()));
-                yield page(409, token, repriced, new Feedback(PRICES_CHANGED, null, Map.of(), notices), false);
+                List<Stock.Shortage> shortages = problem.listed(Problem.SHORTAGES, Stock.Shortage.class);
+                shortages.forEach(item -> notices.merge(item.sku(), shortage(item), (price, stock) -> price + "; " + stock.toLowerCase(Locale.ROOT)));
+                yield page(409, token, repriced, new Feedback(shortages.isEmpty() ? PRICES_CHANGED : PRICES_AND_STOCK, null, Map.of(), notices), false);
             }
             case OUT_OF_STOCK -> {
                 Map<String, String> notices = new LinkedHashMap<>();
-                shortages(problem).forEach(item -> notices.put(item.sku(), item.available() == 0 ? "Sold out" : "Only " + item.available() + " left"));
+                shortages(problem).forEach(item -> notices.put(item.sku(), shortage(item)));
                 yield page(409, token, cart, new Feedback(OUT_OF_STOCK, null, Map.of(), notices), false);
             }
             case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithToken(200, cart, Feedback.message(EXPIRED), null, request);
@@ -219,6 +224,10 @@ public class CheckoutPage {
         return prices;
     }
 
+    private static String shortage(Stock.Shortage item) {
+        return item.available() == 0 ? "Sold out" : "Only " + item.available() + " left";
+    }
+
     private static List<Stock.Shortage> shortages(Problem problem) {
         return problem.listed(Problem.ITEMS, Stock.Shortage.class);
     }
@@ -250,13 +259,17 @@ public class CheckoutPage {
         Set<String> listed = new HashSet<>();
         for (ProductView product : productsOnSale()) {
             listed.add(product.sku());
-            Cart.Item item = cart.item(product.sku()).orElse(new Cart.Item(product.sku(), "0", product.price(), product.currency()));
+            // An untouched quantity is blank (shown as a 0 placeholder), so that what is typed into it is the quantity.
+            Cart.Item item = cart.item(product.sku()).orElse(new Cart.Item(product.sku(), "", product.price(), product.currency()));
             lines.add(line(item, product.name(), product.description(), feedback, reviewed));
         }
         // A chosen item that is no longer on sale stays on the page with what is wrong with it, so nothing leaves the cart unseen.
         cart.chosen().stream().filter(item -> !listed.contains(item.sku()))
                 .forEach(item -> lines.add(line(item, item.sku(), "", feedback, reviewed)));
-        CheckoutForm form = new CheckoutForm(token, lines, feedback.message(), feedback.cartError(), reviewed ? cart.total() : null);
+        // With nothing to mark beside an item (an empty cart), what is wrong is said at the top, not "marked below".
+        boolean cartOnly = feedback.errors().isEmpty() && feedback.cartError() != null;
+        CheckoutForm form = new CheckoutForm(token, lines, cartOnly ? feedback.cartError() : feedback.message(), cartOnly ? null : feedback.cartError(),
+                reviewed ? cart.total() : null);
         return pages.checkoutForm(status, Map.of("form", form));
     }
 

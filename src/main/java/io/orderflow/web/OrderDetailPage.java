@@ -59,6 +59,9 @@ public class OrderDetailPage {
             ProblemCode.PAYMENT_METHOD_NOT_OFFERED, "That payment method is not offered; choose one from the list.",
             ProblemCode.PAYMENT_PROVIDER_ERROR, "The payment did not go through and nothing was kept; please pay again.");
 
+    /** The value of the confirmation form's {@code confirmed} field. */
+    private static final String CONFIRMED = "yes";
+
     private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
             + "Use the buttons below to try again.";
 
@@ -86,10 +89,11 @@ public class OrderDetailPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response show(@RestPath String id, @RestQuery String notice) {
-        return page(200, id, ProblemCode.of(notice).map(NOTICES::get).orElse(""));
+        return page(200, id, ProblemCode.of(notice).map(NOTICES::get).orElse(""), null);
     }
 
-    private Response page(int status, String id, String notice) {
+    /** The order's page; with {@code confirmCancel}, a cancellation's command id, it asks to confirm that cancellation. */
+    private Response page(int status, String id, String notice, String confirmCancel) {
         try {
             OrderView order = orders.get(Caller.of(identity), id);
             List<Action> actions = order.allowedActions().stream()
@@ -101,6 +105,7 @@ public class OrderDetailPage {
             data.put("commandId", UUID.randomUUID().toString());
             data.put("paymentMethods", paymentConfig.offeredMethods().size() > 1 ? paymentConfig.offeredMethods() : List.of());
             data.put("notice", notice);
+            data.put("confirmCancel", confirmCancel);
             data.put("timeLeft", order.payBy() == null ? "" : timeLeft(Duration.between(Instant.now(), order.payBy())));
             data.put("expired", order.history().stream().anyMatch(step -> step.event().equals(OrderEvent.EXPIRE.wireName())));
             return pages.page(status, "order", data);
@@ -122,19 +127,24 @@ public class OrderDetailPage {
     @Path("{action:pay|ship|deliver|cancel}")
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId, @RestForm String paymentMethod) {
+    public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId, @RestForm String paymentMethod,
+            @RestForm String confirmed) {
         String command;
         try {
             // The limits of an Idempotency-Key, so that every command id fits in the history; a form without one is refused too.
             command = IdempotencyKey.valueOf(Objects.requireNonNullElse(commandId, "")).value();
         } catch (ProblemException invalid) {
-            return page(400, id, INVALID_COMMAND);
+            return page(400, id, INVALID_COMMAND, null);
         }
         UriBuilder back = UriBuilder.fromPath(PATH + "{id}");
         try {
             UUID orderId = UUID.fromString(id);
             Caller caller = Caller.of(identity);
             OrderEvent event = OrderEvent.fromWireName(action);
+            if (event == OrderEvent.CANCEL && !CONFIRMED.equals(confirmed)) {
+                // A cancellation cannot be undone (a paid order is refunded): the page asks first, with the same command id.
+                return page(200, id, "", command);
+            }
             if (event == OrderEvent.PAY) {
                 if (payments.pay(caller, orderId, PayRequest.methodOf(new PayRequest(paymentMethod)), command)
                         instanceof PaymentService.ActionRequired authenticate) {

@@ -54,6 +54,22 @@ class CatalogOrderTest {
     }
 
     @Test
+    void aPriceChangedAnswerAlsoListsTheLinesShortOfStock() {
+        String repriced = newProduct("19.90", 10);
+        String scarce = newProduct("3.00", 2);
+        String token = newToken("alice");
+
+        placeOrder("alice", token, "{\"currency\":\"CNY\",\"items\":[{\"sku\":\"" + repriced + "\",\"quantity\":1,\"unitPrice\":\"9.99\"},"
+                + "{\"sku\":\"" + scarce + "\",\"quantity\":5}]}")
+                .then().statusCode(409)
+                .body("code", equalTo("price-changed"))
+                .body("items.sku", contains(repriced))
+                .body("shortages.sku", contains(scarce)).body("shortages.requested", contains(5)).body("shortages.available", contains(2));
+        assertThat(stock(scarce)).isEqualTo("2/0");
+        assertThat(Orders.countForToken(token)).isZero();
+    }
+
+    @Test
     void staffMayPriceABackOfficeOrder() {
         String sku = newProduct("19.90", 10);
         placeOrder("ops", newToken("ops"), "{\"currency\":\"CNY\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":2,\"unitPrice\":\"5.00\"}]}")

@@ -184,6 +184,11 @@ class GeneratedBadInputTest {
                 .containsExactlyInAnyOrderElementsOf(names));
     }
 
+    private static boolean sentBearer(RawHttp.Request request) {
+        return request.headers.stream().anyMatch(header -> header[0].equalsIgnoreCase("Authorization") && header[1] != null
+                && header[1].regionMatches(true, 0, "Bearer ", 0, "Bearer ".length()));
+    }
+
     /** What is wrong with an answer, whatever the request: empty when it is fine. */
     private static List<String> wrongAbout(RawHttp.Request request, RawHttp.Answer answer) {
         List<String> wrong = new ArrayList<>();
@@ -200,8 +205,10 @@ class GeneratedBadInputTest {
                 wrong.add("a problem detail without a code or with another status");
             }
         }
-        if (status == 401 && (answer.header("WWW-Authenticate") == null || !answer.header("WWW-Authenticate").startsWith("Basic"))) {
-            wrong.add("a 401 without WWW-Authenticate: Basic");
+        // A refused bearer token is asked for another token (RFC 6750); anything else for Basic credentials.
+        String challenge = sentBearer(request) ? "Bearer" : "Basic";
+        if (status == 401 && (answer.header("WWW-Authenticate") == null || !answer.header("WWW-Authenticate").startsWith(challenge))) {
+            wrong.add("a 401 without WWW-Authenticate: " + challenge);
         }
         // Text the request sent may come back (a sku in a detail): only what it did not send counts.
         List<String> shown = Leaks.in(answer.text() + "\n" + answer.header("Location"));

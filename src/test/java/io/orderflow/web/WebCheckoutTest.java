@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -68,7 +69,7 @@ class WebCheckoutTest {
                 .body(containsString("A5 notebook, 96 dotted pages"))
                 .body(containsString("12.50 CNY"))
                 .body(containsString("<label for=\"quantity-ABC-1\">Quantity<span class=\"visually-hidden\"> of Notebook</span></label>"))
-                .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"0\""))
+                .body(containsString("id=\"quantity-ABC-1\" name=\"quantity\" value=\"\" type=\"number\" min=\"0\" max=\"1000\""))
                 .body(not(containsString("Wall calendar 2025")))
                 .body(containsString("Review total"))
                 .body(containsString("Place order"))
@@ -159,8 +160,10 @@ class WebCheckoutTest {
         }
         post(alice, "/checkout/review", token, new Item("ABC-1", "two", "12.50")).then().statusCode(400)
                 .body(containsString("Enter a whole number from 0 to 1000."));
+        // An empty cart is told so at the top of the page, not asked to correct items that are not marked.
         submit(alice, token, new Item("ABC-1", "0", "12.50"), new Item("MUG-CELADON-350", "", "79.00")).then().statusCode(400)
-                .body(containsString("Choose at least one item"));
+                .body(containsString("<p class=\"message\" role=\"alert\">Choose at least one item: set its quantity above 0.</p>"))
+                .body(not(containsString("Please correct the items marked below")));
         assertThat(Orders.countForToken(token)).isZero();
 
         Response invalidSku = submit(alice, token, new Item("<b>ABC</b>", "2", "12.50"));
@@ -197,6 +200,26 @@ class WebCheckoutTest {
         String bobs = token(browser("bob").get("/checkout"));
         Response planted = browser.request().cookie("checkout-token", bobs).get("/checkout");
         assertThat(token(planted)).isNotEqualTo(bobs).isNotEqualTo(next);
+    }
+
+    /** Cancelling asks first; the confirmation cancels once, however often it is submitted. */
+    @Test
+    void cancellingAnOrderAsksForConfirmationFirst() {
+        Browser alice = browser("alice");
+        String page = URI.create(placeNotebook(alice)).getPath();
+        String id = page.substring(page.lastIndexOf('/') + 1);
+        String cancel = command(alice.get(page), "cancel");
+
+        Response asked = alice.form().formParam("commandId", cancel).post(page + "/cancel");
+        asked.then().statusCode(200).body(containsString("Cancel order")).body(containsString("id=\"confirm-cancel\""))
+                .body(containsString("<input type=\"hidden\" name=\"commandId\" value=\"" + cancel + "\">"));
+        assertThat(Orders.value("SELECT status FROM orders WHERE id = ?", id)).isEqualTo("created");
+
+        for (int submit = 0; submit < 2; submit++) {
+            alice.form().formParam("commandId", cancel).formParam("confirmed", "yes").post(page + "/cancel").then().statusCode(303);
+        }
+        assertThat(Orders.value("SELECT status FROM orders WHERE id = ?", id)).isEqualTo("cancelled");
+        assertThat(Orders.value("SELECT count(*) FROM order_history WHERE order_id = ? AND event = 'cancel'", id)).isEqualTo("1");
     }
 
     @Test
@@ -239,6 +262,28 @@ class WebCheckoutTest {
         Response placed = submit(alice, token, new Item(sku, "2", shownPrice(changed, sku)), new Item("ABC-1", "1", shownPrice(changed, "ABC-1")));
         placed.then().statusCode(303);
         alice.get(placed.header("Location")).then().body(containsString("<span id=\"total\">56.50 CNY</span>"));
+        assertThat(Orders.countForToken(token)).isEqualTo(1);
+    }
+
+    /** A price change and a shortage in one submit are both shown at once, so one correction places the order. */
+    @Test
+    void aChangedPriceAndAShortStockAreShownTogether() {
+        String repriced = Products.newProduct("20.00", 10);
+        String scarce = Products.newProduct("9.00", 2);
+        Browser alice = browser("alice");
+        Response form = alice.get("/checkout");
+        String token = token(form);
+
+        reprice(repriced, "21.00");
+        Response refused = submit(alice, token, new Item(repriced, "1", shownPrice(form, repriced)), new Item(scarce, "5", shownPrice(form, scarce)));
+
+        refused.then().statusCode(409)
+                .body(containsString("Some prices changed and some items are short of stock"))
+                .body(containsString("<p class=\"notice\" id=\"notice-" + repriced + "\" role=\"status\">Price changed: now 21.00 CNY</p>"))
+                .body(containsString("<p class=\"notice\" id=\"notice-" + scarce + "\" role=\"status\">Only 2 left</p>"));
+        assertThat(Orders.countForToken(token)).isZero();
+
+        submit(alice, token, new Item(repriced, "1", "21.00"), new Item(scarce, "2", shownPrice(form, scarce))).then().statusCode(303);
         assertThat(Orders.countForToken(token)).isEqualTo(1);
     }
 

@@ -81,6 +81,10 @@ public class RequestBodies {
                 reader.handle(context);
             }
         }).failureHandler(context -> {
+            if (context.response().headWritten()) {
+                // Already answered (a stalled body), and the connection closed under the reader: nothing is left to say.
+                return;
+            }
             // A body without a declared length that outgrows the limit while it is read.
             if (context.statusCode() == 413) {
                 tooLarge(context);

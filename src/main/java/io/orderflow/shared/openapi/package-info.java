@@ -45,6 +45,8 @@
                                         description = "invalid-transition: what the caller may do now"),
                                 @SchemaProperty(name = "items", type = SchemaType.ARRAY, implementation = Object.class,
                                         description = "price-changed: sku and current unitPrice; out-of-stock: sku, requested, available"),
+                                @SchemaProperty(name = "shortages", type = SchemaType.ARRAY, implementation = Object.class,
+                                        description = "price-changed: the lines short of stock as well (sku, requested, available), if any"),
                                 @SchemaProperty(name = "onHand", type = SchemaType.INTEGER,
                                         description = "insufficient-stock, stock-limit-exceeded"),
                                 @SchemaProperty(name = "reserved", type = SchemaType.INTEGER,

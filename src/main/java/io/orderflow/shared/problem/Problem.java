@@ -22,6 +22,8 @@ public record Problem(String type, String title, int status, String detail, Stri
     public static final String ERRORS = "errors";
     /** The member of a {@code price-changed} or {@code out-of-stock} answer that lists the items concerned. */
     public static final String ITEMS = "items";
+    /** A price-changed answer's lines that are short of stock as well (sku, requested, available). */
+    public static final String SHORTAGES = "shortages";
     private static final long MIB = 1024 * 1024;
 
     public static Problem of(ProblemCode code, String detail) {
