@@ -2,6 +2,7 @@ package io.orderflow.payment;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -42,6 +43,12 @@ public interface PaymentConfig {
     /** The payment methods the order page offers (a choice only when there are several, as in dev and demo). */
     @WithDefault("${orders.payments.default-method}")
     List<String> offeredMethods();
+
+    /**
+     * How the order page names each offered method ({@code orders.payments.method-names.<method>=<name>}); a method
+     * without a name shows its id.
+     */
+    Map<String, String> methodNames();
 
     /**
      * How long a request or job owns the payment attempt it claimed; longer than all of its provider

@@ -65,6 +65,10 @@ public class OrderDetailPage {
     private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
             + "Use the buttons below to try again.";
 
+    /** A payment method the page offers: its id and how it reads. */
+    public record PaymentChoice(String id, String name) {
+    }
+
     /** A button of the page: the action and how it reads. */
     public record Action(String name, String label) {
     }
@@ -103,7 +107,8 @@ public class OrderDetailPage {
             data.put("order", order);
             data.put("actions", actions);
             data.put("commandId", UUID.randomUUID().toString());
-            data.put("paymentMethods", paymentConfig.offeredMethods().size() > 1 ? paymentConfig.offeredMethods() : List.of());
+            data.put("paymentMethods", paymentConfig.offeredMethods().size() < 2 ? List.of() : paymentConfig.offeredMethods().stream()
+                    .map(method -> new PaymentChoice(method, paymentConfig.methodNames().getOrDefault(method, method))).toList());
             data.put("notice", notice);
             data.put("confirmCancel", confirmCancel);
             data.put("timeLeft", order.payBy() == null ? "" : timeLeft(Duration.between(Instant.now(), order.payBy())));

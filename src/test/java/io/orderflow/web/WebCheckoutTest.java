@@ -371,7 +371,8 @@ class WebCheckoutTest {
         String page = placeNotebook(alice);
         String id = page.substring(page.lastIndexOf('/') + 1);
         Response shown = alice.get(page);
-        shown.then().body(containsString("<option value=\"pm_card_visa\">")).body(containsString("<option value=\"pm_card_chargeDeclined\">"));
+        shown.then().body(containsString("<option value=\"pm_card_visa\">Visa test card</option>"))
+                .body(containsString("<option value=\"pm_card_chargeDeclined\">Test card that is declined</option>"));
 
         alice.form().formParam("commandId", command(shown, "pay")).formParam("paymentMethod", "pm_card_chargeDeclined")
                 .post(page + "/pay").then().statusCode(303).header("Location", containsString("notice=payment-declined"));
