@@ -40,7 +40,8 @@ class ArchitectureTest {
                     "io.orderflow.events..")
             .layer("orders").definedBy("io.orderflow.order..")
             .layer("building blocks").definedBy("io.orderflow.token..", "io.orderflow.catalog..", "io.orderflow.outbox..",
-                    "io.orderflow.idempotency..", "io.orderflow.lifecycle..", "io.orderflow.user..", "io.orderflow.retention..")
+                    "io.orderflow.idempotency..", "io.orderflow.lifecycle..", "io.orderflow.user..", "io.orderflow.retention..",
+                    "io.orderflow.customer..")
             .layer("shared").definedBy("io.orderflow.shared..")
             .layer("sandbox").definedBy("io.orderflow.sandbox..")
             .whereLayer("pages").mayNotBeAccessedByAnyLayer()

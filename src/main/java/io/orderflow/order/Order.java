@@ -26,6 +26,7 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.UuidGenerator;
 import org.hibernate.type.SqlTypes;
 
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.lifecycle.OrderStatus;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
@@ -82,6 +83,11 @@ public class Order extends PanacheEntityBase {
     /** When a shipped order is confirmed delivered unless delivered before (null until shipped). */
     @Column(name = "deliver_by")
     public Instant deliverBy;
+
+    /** Where the order goes, as it was when ordered; null for orders placed before addresses were kept. */
+    @Column(name = "shipping_address", insertable = false, updatable = false)
+    @Convert(converter = ShippingAddressConverter.class)
+    public ShippingAddress shippingAddress;
 
     @ElementCollection
     @CollectionTable(name = "order_items", joinColumns = @JoinColumn(name = "order_id"))

@@ -87,7 +87,7 @@ class OrderMapper {
         Instant payBy = status == OrderStatus.CREATED ? order.payBy : null;
         Instant deliverBy = status == OrderStatus.SHIPPED ? order.deliverBy : null;
         return new OrderView(order.id, order.orderNumber, order.customer, status, order.currency,
-                Money.format(order.totalAmount, order.currency), items, version, order.createdAt, updatedAt, payBy, deliverBy,
+                Money.format(order.totalAmount, order.currency), items, order.shippingAddress, version, order.createdAt, updatedAt, payBy, deliverBy,
                 allowed, history);
     }
 }

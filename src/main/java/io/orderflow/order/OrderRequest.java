@@ -16,13 +16,14 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.shared.money.AmountDeserializer;
 import io.orderflow.shared.openapi.ApiDocument;
 
 /**
- * The body of {@code POST /orders}: {@code {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2}]}}. An item
- * may carry the {@code unitPrice} the customer was shown, which must be the catalog's current price;
- * staff may set it to price a back-office order.
+ * The body of {@code POST /orders}: {@code {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2}],"shippingAddress":{...}}}.
+ * An item may carry the {@code unitPrice} the customer was shown, which must be the catalog's current price;
+ * staff may set it to price a back-office order. Without a shipping address the customer's saved one is used.
  */
 public record OrderRequest(
         @NotNull(message = "is required")
@@ -31,7 +32,17 @@ public record OrderRequest(
 
         @NotNull(message = "is required")
         @Size(min = 1, max = 100, message = "must hold 1 to 100 items")
-        List<@NotNull(message = "must be an item object") @Valid Item> items) {
+        List<@NotNull(message = "must be an item object") @Valid Item> items,
+
+        @Valid
+        @Schema(description = "Where to ship the order; when left out, the address the customer's last order named "
+                + "(422 shipping-address-missing when there is none)")
+        ShippingAddress shippingAddress) {
+
+    /** An order for the customer's saved address. */
+    public OrderRequest(String currency, List<Item> items) {
+        this(currency, items, null);
+    }
 
     public record Item(
             @NotNull(message = "is required")

@@ -6,6 +6,7 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Validator;
 
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.shared.money.CurrencyConfig;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.FieldError;
@@ -14,6 +15,8 @@ import io.orderflow.shared.problem.FieldErrors;
 /** Checks an order request completely, before anything is consumed or stored, and canonicalises it. */
 @ApplicationScoped
 public class OrderRequestValidator {
+
+    private static final String COUNTRY = "shippingAddress.country";
 
     private final Validator validator;
     private final CurrencyConfig config;
@@ -26,6 +29,7 @@ public class OrderRequestValidator {
     public NewOrder validate(OrderRequest request) {
         List<FieldError> errors = FieldErrors.of(validator, request);
         checkCurrency(request, errors);
+        checkCountry(request, errors);
         FieldErrors.refuseAny(errors);
         return canonical(request);
     }
@@ -49,11 +53,18 @@ public class OrderRequestValidator {
         }
     }
 
+    private static void checkCountry(OrderRequest request, List<FieldError> errors) {
+        ShippingAddress address = request.shippingAddress();
+        if (address != null && address.country() != null && !FieldErrors.has(errors, COUNTRY) && !ShippingAddress.isCountry(address.country())) {
+            errors.add(new FieldError(COUNTRY, "is not an ISO 3166-1 country code"));
+        }
+    }
+
     private static NewOrder canonical(OrderRequest request) {
         String currency = request.currency();
         return NewOrder.of(currency, request.items().stream()
                 .map(item -> new NewOrder.Line(item.sku(), item.quantity(),
                         item.unitPrice() == null ? null : Money.normalize(item.unitPrice(), currency)))
-                .toList());
+                .toList(), request.shippingAddress() == null ? null : request.shippingAddress().canonical());
     }
 }

@@ -14,6 +14,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
+import io.orderflow.customer.AddressStore;
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.idempotency.PendingKeyClaim;
 import io.orderflow.lifecycle.OrderStatus;
@@ -43,10 +45,11 @@ public class OrderService {
     private final StockPrecheck precheck;
     private final IdempotencyRecords keys;
     private final PendingKeyClaim pendingKey;
+    private final AddressStore addresses;
     private final MeterRegistry metrics;
 
     public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, MeterRegistry metrics) {
+            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, AddressStore addresses, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
@@ -55,6 +58,7 @@ public class OrderService {
         this.precheck = precheck;
         this.keys = keys;
         this.pendingKey = pendingKey;
+        this.addresses = addresses;
         this.metrics = metrics;
     }
 
@@ -139,11 +143,25 @@ public class OrderService {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     OrderStore.Stored place(Caller caller, String tokenHash, NewOrder request) {
+        ShippingAddress address = shippingAddress(caller, request);
         OrderPricing.PricedOrder priced = pricing.price(caller, request);
-        OrderStore.Stored created = store.insert(caller, tokenHash, request.fingerprint().value(), priced);
+        OrderStore.Stored created = store.insert(caller, tokenHash, request.fingerprint().value(), priced, address);
         keys.keepWithEffect(OrderResponses.created(new Creation(created, false)));
         stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return created;
+    }
+
+    /**
+     * The address the request names, which becomes the customer's saved one, or else the saved one: an order
+     * is never placed without knowing where it goes.
+     */
+    private ShippingAddress shippingAddress(Caller caller, NewOrder request) {
+        if (request.address() != null) {
+            addresses.save(caller.name(), request.address());
+            return request.address();
+        }
+        return addresses.saved(caller.name()).orElseThrow(() -> new ProblemException(Problem.of(ProblemCode.SHIPPING_ADDRESS_MISSING,
+                "This order names no shippingAddress and you have no saved address: send one with the order; it is then kept for your next orders.")));
     }
 
     /**

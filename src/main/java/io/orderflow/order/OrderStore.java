@@ -21,6 +21,8 @@ import org.hibernate.id.uuid.UuidVersion7Strategy;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.orderflow.customer.AddressStore;
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.security.Caller;
@@ -37,8 +39,9 @@ class OrderStore {
     private static final String CREATE = """
             WITH stored AS (
                 INSERT INTO orders (id, customer, token_hash, request_fingerprint, status, currency, total_amount, version,
-                    stock_reserved, created_at, updated_at, pay_by)
-                VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at, :payBy)
+                    stock_reserved, created_at, updated_at, pay_by, shipping_address)
+                VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at, :payBy,
+                    CAST(:address AS jsonb))
                 RETURNING id, order_number),
             items AS (
                 INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price, name)
@@ -66,15 +69,17 @@ class OrderStore {
     private final OutboxWriter outbox;
     private final OrderMapper views;
     private final ObjectMapper json;
+    private final AddressStore addresses;
     /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
     private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, ObjectMapper json,
+    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, ObjectMapper json, AddressStore addresses,
             @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;
         this.json = json;
+        this.addresses = addresses;
         this.paymentDeadline = paymentDeadline;
     }
 
@@ -94,7 +99,7 @@ class OrderStore {
      * @throws DuplicateOrderTokenException when the token already produced an order or was refused
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public Stored insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced) {
+    public Stored insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced, ShippingAddress address) {
         // The order as the statement stores it; never attached to the session, only rendered.
         Order order = new Order();
         order.id = UuidVersion7Strategy.INSTANCE.generateUuid(null);
@@ -107,13 +112,14 @@ class OrderStore {
         order.updatedAt = order.createdAt;
         order.payBy = order.createdAt.plus(paymentDeadline);
         order.items.addAll(priced.lines());
+        order.shippingAddress = address;
         OrderEventMessage event = OrderEventMessage.of(OrderStatusChanged.of(order, null, null));
         try {
             order.orderNumber = ((Number) db.createNativeQuery(CREATE)
                     .setParameter("id", order.id).setParameter("customer", order.customer).setParameter("tokenHash", tokenHash)
                     .setParameter("fingerprint", fingerprint).setParameter("currency", order.currency)
                     .setParameter("total", order.totalAmount).setParameter("at", order.createdAt)
-                    .setParameter("payBy", order.payBy)
+                    .setParameter("payBy", order.payBy).setParameter("address", addresses.write(address))
                     .setParameter("skus", order.items.stream().map(line -> line.sku).toArray(String[]::new))
                     .setParameter("quantities", order.items.stream().map(line -> line.quantity).toArray(Integer[]::new))
                     .setParameter("unitPrices", order.items.stream().map(line -> line.unitPrice).toArray(BigDecimal[]::new))

@@ -8,6 +8,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.openapi.ApiDocument;
@@ -20,7 +21,10 @@ import io.orderflow.shared.openapi.ApiDocument;
 public record OrderView(UUID id, long orderNumber,
         @Schema(description = "Who placed the order: the name of the customer (a user, or a bearer token's subject)") String customer,
         OrderStatus status, String currency,
-        @Schema(ref = ApiDocument.AMOUNT) String totalAmount, List<Item> items, long version, Instant createdAt, Instant updatedAt,
+        @Schema(ref = ApiDocument.AMOUNT) String totalAmount, List<Item> items,
+        @Schema(description = "Where the order goes, as it was when ordered (absent on orders placed before addresses were kept)")
+        ShippingAddress shippingAddress,
+        long version, Instant createdAt, Instant updatedAt,
         @Schema(description = "While created: when the system expires the order unless it is paid") Instant payBy,
         @Schema(description = "While shipped: when the system confirms the order delivered unless it is delivered before") Instant deliverBy,
         List<OrderEvent> allowedActions, List<Step> history) {

@@ -20,6 +20,10 @@ import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.orderflow.shared.openapi.ApiDocument;
 
 /**
@@ -46,7 +50,7 @@ public class SandboxProviders {
     /** What the providers are sent: the order, for money calls an amount, for charges a method, for refunds the charge. */
     public record Call(UUID orderId, @Schema(ref = ApiDocument.AMOUNT_INPUT) BigDecimal amount, String currency,
             List<Map<String, Object>> items, String paymentMethod, String charge, Map<String, String> metadata,
-            String returnUrl) {
+            String returnUrl, Map<String, Object> shippingAddress) {
     }
 
     /** One page of charges, oldest first, and the cursor of the next page or null. */
@@ -69,16 +73,16 @@ public class SandboxProviders {
     private static final String LOCK_KEY = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))";
     private static final String EFFECT_COLUMNS = """
             e.id, e.kind, e.reference, e.idempotency_key, e.order_id, e.amount, e.currency, e.created_at, e.status, e.payment_method,
-            e.charge_reference, e.settles_by, e.deployment, e.return_url,
+            e.charge_reference, e.settles_by, e.deployment, e.return_url, CAST(e.shipping_address AS text) AS shipping_address,
             EXISTS (SELECT 1 FROM sandbox_effects r WHERE r.kind = 'refund' AND r.charge_reference = e.reference) AS refunded
             """;
     private static final String FIND = "SELECT " + EFFECT_COLUMNS + " FROM sandbox_effects e WHERE e.kind = :kind AND e.idempotency_key = :key";
     private static final String FIND_BY_REFERENCE = "SELECT " + EFFECT_COLUMNS + " FROM sandbox_effects e WHERE e.kind = 'charge' AND e.reference = :reference";
     private static final String INSERT = """
             INSERT INTO sandbox_effects (kind, idempotency_key, order_id, amount, currency, reference, status, payment_method,
-                charge_reference, settles_by, deployment, return_url, created_at)
+                charge_reference, settles_by, deployment, return_url, shipping_address, created_at)
             VALUES (:kind, :key, :orderId, :amount, :currency, :reference, :status, :method, :charge, :settlesBy, :deployment, :returnUrl,
-                :now)""";
+                CAST(:shippingAddress AS jsonb), :now)""";
     private static final String FINISH = """
             UPDATE sandbox_effects SET status = 'succeeded', created_at = :now
             WHERE kind = :kind AND idempotency_key = :key AND status = 'processing'""";
@@ -114,11 +118,13 @@ public class SandboxProviders {
     private final EntityManager db;
     private final SandboxConfig config;
     private final SandboxEvents events;
+    private final ObjectMapper json;
 
-    public SandboxProviders(EntityManager db, SandboxConfig config, SandboxEvents events) {
+    public SandboxProviders(EntityManager db, SandboxConfig config, SandboxEvents events, ObjectMapper json) {
         this.db = db;
         this.config = config;
         this.events = events;
+        this.json = json;
     }
 
     /**
@@ -205,7 +211,7 @@ public class SandboxProviders {
     public Map<String, Object> chargeOf(String reference) {
         @SuppressWarnings("unchecked")
         List<Tuple> rows = db.createNativeQuery(FIND_BY_REFERENCE, Tuple.class).setParameter("reference", reference).getResultList();
-        return rows.stream().findFirst().map(SandboxProviders::effect).orElseThrow();
+        return rows.stream().findFirst().map(this::effect).orElseThrow();
     }
 
     /** The charge made or decided under a key, as the provider's lookup shows it. */
@@ -214,7 +220,7 @@ public class SandboxProviders {
         @SuppressWarnings("unchecked")
         List<Tuple> rows = db.createNativeQuery(FIND, Tuple.class).setParameter("kind", kind.column()).setParameter("key", key)
                 .getResultList();
-        return rows.stream().findFirst().map(SandboxProviders::effect);
+        return rows.stream().findFirst().map(this::effect);
     }
 
     /**
@@ -235,7 +241,7 @@ public class SandboxProviders {
     Map<String, Object> voidUnlessUsed(String key, UUID orderId) {
         lock(Kind.CHARGE, key);
         if (current(Kind.CHARGE, key).isEmpty()) {
-            insert(Kind.CHARGE, key, new Call(orderId, null, null, null, null, null, null, null), null, "voided", null);
+            insert(Kind.CHARGE, key, new Call(orderId, null, null, null, null, null, null, null, null), null, "voided", null);
         }
         // An authentication never completed is cancelled, as a provider cancels a payment intent that waits for its customer.
         db.createNativeQuery(VOID_AUTHENTICATION).setParameter("key", key).executeUpdate();
@@ -269,7 +275,7 @@ public class SandboxProviders {
                 .setParameter("after", after).setParameter("limit", limit + 1).getResultList();
         List<Tuple> page = rows.subList(0, Math.min(limit, rows.size()));
         String next = rows.size() > limit ? String.valueOf(((Number) page.get(limit - 1).get("id")).longValue()) : null;
-        return new ListedCharges(page.stream().map(SandboxProviders::effect).toList(), next);
+        return new ListedCharges(page.stream().map(this::effect).toList(), next);
     }
 
     /** Counts a call that arrived, whatever became of it, with the time it arrived. */
@@ -319,7 +325,7 @@ public class SandboxProviders {
                 .setParameter("status", status).setParameter("method", method).setParameter("charge", call.charge())
                 .setParameter("settlesBy", settlesBy)
                 .setParameter("deployment", call.metadata() == null ? null : call.metadata().get("deployment"))
-                .setParameter("returnUrl", call.returnUrl())
+                .setParameter("returnUrl", call.returnUrl()).setParameter("shippingAddress", written(call.shippingAddress()))
                 .setParameter("now", Instant.now())
                 .executeUpdate();
     }
@@ -335,7 +341,7 @@ public class SandboxProviders {
         };
     }
 
-    private static Map<String, Object> effect(Tuple row) {
+    private Map<String, Object> effect(Tuple row) {
         Map<String, Object> effect = new LinkedHashMap<>();
         effect.put("reference", row.get("reference"));
         effect.put("key", row.get("idempotency_key"));
@@ -357,11 +363,32 @@ public class SandboxProviders {
         if (row.get("deployment") != null) {
             effect.put("metadata", Map.of("deployment", row.get("deployment")));
         }
+        if (row.get("shipping_address") != null) {
+            effect.put("shippingAddress", read((String) row.get("shipping_address")));
+        }
         if ("requires_action".equals(row.get("status"))) {
             effect.put("nextAction", Map.of("type", "redirect", "url", AUTHENTICATION_PATH + row.get("reference")));
         }
         effect.put("at", row.get("created_at").toString());
         return effect;
+    }
+
+    /** A shipment's address as the warehouse keeps it: the JSON object it was sent, whatever its members. */
+    private String written(Map<String, Object> address) {
+        try {
+            return address == null ? null : json.writeValueAsString(address);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A posted address is JSON already", e);
+        }
+    }
+
+    private Map<String, Object> read(String address) {
+        try {
+            return json.readValue(address, new TypeReference<Map<String, Object>>() {
+            });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A stored address is JSON", e);
+        }
     }
 
     private static void pause(Duration duration) {

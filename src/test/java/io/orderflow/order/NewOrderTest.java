@@ -39,6 +39,6 @@ class NewOrderTest {
     /** ABC-1 in CNY, as the validator makes it: the stated price at the currency's scale. */
     private static Fingerprint order(int quantity, String unitPrice) {
         BigDecimal price = unitPrice == null ? null : new BigDecimal(unitPrice).setScale(2);
-        return NewOrder.of("CNY", List.of(new NewOrder.Line("ABC-1", quantity, price))).fingerprint();
+        return NewOrder.of("CNY", List.of(new NewOrder.Line("ABC-1", quantity, price)), null).fingerprint();
     }
 }

@@ -24,7 +24,7 @@ class ShipmentsTest {
         ObjectMapper json = new ObjectMapper();
         new JsonSettings().customize(json);
         List<ShipmentRequest> requested = new ArrayList<>();
-        Shipments shipments = new Shipments(null, new WarehouseGateway((key, request) -> requested.add(request)), null, new StoredJson(json));
+        Shipments shipments = new Shipments(null, new WarehouseGateway((key, request) -> requested.add(request)), null, new StoredJson(json), null);
         UUID orderId = UUID.randomUUID();
         OutboxMessage message = new OutboxMessage();
         message.idempotencyKey = "shipment:" + orderId;
@@ -33,6 +33,6 @@ class ShipmentsTest {
 
         shipments.deliver(message);
 
-        assertThat(requested).containsExactly(new ShipmentRequest(orderId, List.of(new ShipmentRequest.Item("ABC-1", 2))));
+        assertThat(requested).containsExactly(new ShipmentRequest(orderId, List.of(new ShipmentRequest.Item("ABC-1", 2)), null));
     }
 }

@@ -48,6 +48,7 @@ public enum ProblemCode {
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     ORDER_TOKEN_REUSED(422, "Order token reused"),
     PAYMENT_METHOD_NOT_OFFERED(422, "Payment method not offered"),
+    SHIPPING_ADDRESS_MISSING(422, "Shipping address missing"),
     IDEMPOTENCY_KEY_REUSED(422, "Idempotency-Key reused"),
     TOO_MANY_TOKENS(429, "Too many order tokens"),
     TOO_MANY_SIGN_IN_FAILURES(429, "Too many failed sign-ins"),
