@@ -17,7 +17,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * Where an order goes: what the warehouse prints on the parcel. Name, at least one line, city and country
- * are required; region, postal code and phone are not, since many places have none. Text is one line each,
+ * are required; region, postal code and phone are not, since many places have none (blank counts as absent). Text is one line each,
  * without control characters, so that nothing typed can break a label or a log line.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -46,7 +46,7 @@ public record ShippingAddress(
         @Schema(description = "Province, state or region, where the country has them", maxLength = 100)
         String region,
 
-        @Pattern(regexp = "\\s*[A-Za-z0-9][A-Za-z0-9 -]{0,15}\\s*", message = "must be 1 to 16 letters, digits, spaces or '-'")
+        @Pattern(regexp = "\\s*|\\s*[A-Za-z0-9][A-Za-z0-9 -]{0,15}\\s*", message = "must be 1 to 16 letters, digits, spaces or '-'")
         @Schema(examples = "200031")
         String postalCode,
 
@@ -55,7 +55,7 @@ public record ShippingAddress(
         @Schema(examples = "CN", pattern = "[A-Z]{2}")
         String country,
 
-        @Pattern(regexp = "\\s*\\+?[0-9][0-9 ()-]{4,24}\\s*", message = "must be 5 to 25 digits, spaces, '(', ')' or '-', optionally after '+'")
+        @Pattern(regexp = "\\s*|\\s*\\+?[0-9][0-9 ()-]{4,24}\\s*", message = "must be 5 to 25 digits, spaces, '(', ')' or '-', optionally after '+'")
         @Schema(examples = "+86 21 5555 0100")
         String phone) {
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
+import io.orderflow.customer.ShippingAddress;
 import io.orderflow.order.OrderRequest;
 import io.orderflow.shared.money.Money;
 
@@ -75,33 +76,33 @@ record Cart(List<Item> items) {
     }
 
     /** What is wrong with each chosen item before the order rules are asked, by sku. */
-    Map<String, String> itemErrors() {
-        Map<String, String> errors = new LinkedHashMap<>();
+    Map<String, Phrase> itemErrors() {
+        Map<String, Phrase> errors = new LinkedHashMap<>();
         for (Item item : chosen()) {
             if (item.count() == null) {
-                errors.put(item.sku(), "Enter a whole number from 0 to " + MAX_QUANTITY + ".");
+                errors.put(item.sku(), Phrase.of("cart_wholeNumber", MAX_QUANTITY));
             } else if (item.shownPrice() == null) {
-                errors.put(item.sku(), "The price of this item could not be read: reload the page.");
+                errors.put(item.sku(), Phrase.of("cart_unreadablePrice"));
             }
         }
         return errors;
     }
 
     /** What is wrong with the cart as a whole, or null. */
-    String cartError() {
+    Phrase cartError() {
         if (chosen().isEmpty()) {
-            return "Choose at least one item: set its quantity above 0.";
+            return Phrase.of("cart_chooseOne");
         }
         if (currencies().size() > 1) {
-            return "An order is paid in one currency: order the items priced in " + String.join(", ", currencies()) + " separately.";
+            return Phrase.of("cart_oneCurrency", String.join(", ", currencies()));
         }
         return null;
     }
 
-    /** The order the chosen items make, each at the price the page showed; for a cart without errors. */
-    OrderRequest request() {
+    /** The order the chosen items make, each at the price the page showed, to the address; for a cart without errors. */
+    OrderRequest request(ShippingAddress address) {
         List<OrderRequest.Item> lines = chosen().stream().map(item -> new OrderRequest.Item(item.sku(), item.count(), item.shownPrice())).toList();
-        return new OrderRequest(currencies().get(0), lines);
+        return new OrderRequest(currencies().get(0), lines, address);
     }
 
     /** The total at the shown prices ({@code 25.00 CNY}); for a cart the order rules have accepted. */

@@ -31,6 +31,7 @@ import io.orderflow.catalog.Catalog;
 import io.orderflow.catalog.ProductPage;
 import io.orderflow.catalog.ProductView;
 import io.orderflow.catalog.Stock;
+import io.orderflow.customer.AddressStore;
 import io.orderflow.order.CurrentPrice;
 import io.orderflow.order.OrderRequestValidator;
 import io.orderflow.order.OrderService;
@@ -66,51 +67,53 @@ public class CheckoutPage {
 
     private static final Pattern ITEM_FIELD = Pattern.compile("items\\[(\\d+)\\]\\.\\w+");
 
-    private static final String CORRECT = "Please correct the items marked below.";
-    private static final String PRICES_CHANGED = "Some prices changed since this page was loaded; nothing was ordered. "
-            + "Check the new prices marked below and place the order again.";
-    private static final String PRICES_AND_STOCK = "Some prices changed and some items are short of stock since this page was loaded; "
-            + "nothing was ordered. Check the items marked below and place the order again.";
-    private static final String OUT_OF_STOCK = "Some items are short of stock; nothing was ordered. "
-            + "Change the quantities marked below and place the order again.";
-    private static final String EXPIRED = "This form had expired. Your cart is kept: check it and place the order again.";
-    private static final String REUSED = "This form was already used for another order. Your cart is kept: place it as a new order if you wish.";
-    private static final String IN_PROGRESS = "Your order is still being placed. Submit again in a moment to see it.";
-    private static final String TOO_MANY_OPEN = "You have started many orders elsewhere (other browsers or apps) without placing them. "
-            + "Place one of them, or come back in a few minutes to order here.";
-    private static final String NOT_PLACED = "Your order could not be placed just now. Submit again in a moment: it will not be placed twice.";
+    /**
+     * What the page says about a cart: a message at the top, an error about the cart as a whole, per sku an error or a
+     * notice, and per address field an error.
+     */
+    private record Feedback(String message, String cartError, Map<String, String> errors, Map<String, String> notices,
+            Map<String, String> addressErrors) {
 
-    /** What the page says about a cart: a message at the top, an error about the cart as a whole, and per sku an error or a notice. */
-    private record Feedback(String message, String cartError, Map<String, String> errors, Map<String, String> notices) {
-
-        static final Feedback NONE = new Feedback(null, null, Map.of(), Map.of());
+        static final Feedback NONE = new Feedback(null, null, Map.of(), Map.of(), Map.of());
 
         static Feedback message(String message) {
-            return new Feedback(message, null, Map.of(), Map.of());
+            return new Feedback(message, null, Map.of(), Map.of(), Map.of());
+        }
+
+        static Feedback notices(String message, Map<String, String> notices) {
+            return new Feedback(message, null, Map.of(), notices, Map.of());
         }
 
         /** Nothing stands in the way of the order. */
         boolean isClean() {
-            return cartError == null && errors.isEmpty();
+            return cartError == null && errors.isEmpty() && addressErrors.isEmpty();
         }
     }
+
+
 
     private final OrderTokens tokens;
     private final OrderService orders;
     private final OrderRequestValidator requests;
     private final Catalog catalog;
+    private final AddressStore addresses;
     private final Pages pages;
+    private final PageText text;
+    private final PageLocale locale;
     private final SecurityIdentity identity;
     private final Duration tokenLifetime;
 
-    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequestValidator requests, Catalog catalog, Pages pages,
-            SecurityIdentity identity, TokenConfig tokenConfig) {
+    public CheckoutPage(OrderTokens tokens, OrderService orders, OrderRequestValidator requests, Catalog catalog, AddressStore addresses,
+            Pages pages, PageText text, PageLocale locale, SecurityIdentity identity, TokenConfig tokenConfig) {
         this.tokens = tokens;
         this.tokenLifetime = tokenConfig.ttl();
         this.orders = orders;
         this.requests = requests;
         this.catalog = catalog;
+        this.addresses = addresses;
         this.pages = pages;
+        this.text = text;
+        this.locale = locale;
         this.identity = identity;
     }
 
@@ -118,7 +121,8 @@ public class CheckoutPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response show(@CookieParam(KEPT_TOKEN) String kept, @Context HttpServerRequest request) {
-        return pageWithToken(200, Cart.empty(), Feedback.NONE, kept, request);
+        AddressForm address = addresses.saved(Caller.of(identity).name()).map(AddressForm::of).orElse(AddressForm.EMPTY);
+        return pageWithToken(200, Cart.empty(), address, Feedback.NONE, kept, request);
     }
 
     /** Shows the chosen lines and their total without placing anything: the total for a browser without JavaScript. */
@@ -129,15 +133,17 @@ public class CheckoutPage {
     @Operation(hidden = true)
     public Response review(@BeanParam PostedCheckout form) {
         Cart cart = form.cart();
+        AddressForm address = form.address();
         Feedback mistakes = mistakes(cart);
         if (mistakes.isClean()) {
             try {
-                requests.validate(cart.request());
+                requests.validate(cart.request(address.address()));
             } catch (ProblemException refused) {
                 mistakes = invalid(refused.problem(), cart);
             }
         }
-        return mistakes.isClean() ? page(200, form.token, cart, Feedback.NONE, true) : page(400, form.token, cart, mistakes, false);
+        return mistakes.isClean() ? page(200, form.token, cart, address, Feedback.NONE, true)
+                : page(400, form.token, cart, address, mistakes, false);
     }
 
     @POST
@@ -146,75 +152,84 @@ public class CheckoutPage {
     @Operation(hidden = true)
     public Response submit(@BeanParam PostedCheckout form, @Context HttpServerRequest request) {
         Cart cart = form.cart();
+        AddressForm address = form.address();
         Feedback mistakes = mistakes(cart);
         if (!mistakes.isClean()) {
-            return page(400, form.token, cart, mistakes, false);
+            return page(400, form.token, cart, address, mistakes, false);
         }
         try {
             // The shop's cart prices as for any shopper, staff included: a stale price is shown as changed.
             // Back-office prices are for the API.
-            OrderService.Creation created = orders.create(new Caller(Caller.of(identity).name(), false), form.token, cart.request());
+            OrderService.Creation created = orders.create(new Caller(Caller.of(identity).name(), false), form.token,
+                    cart.request(address.address()));
             return Response.seeOther(URI.create(OrderDetailPage.PATH + created.id())).build();
         } catch (ProblemException refused) {
-            return refusal(refused.problem(), form.token, cart, request);
+            return refusal(refused.problem(), form.token, cart, address, request);
         }
     }
 
-    /** Every answer but an order is the form again, cart kept; the token stays unless it can no longer be used. */
-    private Response refusal(Problem problem, String token, Cart cart, HttpServerRequest request) {
+    /** Every answer but an order is the form again, cart and address kept; the token stays unless it can no longer be used. */
+    private Response refusal(Problem problem, String token, Cart cart, AddressForm address, HttpServerRequest request) {
         Optional<ProblemCode> code = ProblemCode.of(problem.code());
         if (code.isEmpty()) {
-            return notPlaced(problem, token, cart);
+            return notPlaced(problem, token, cart, address);
         }
         return switch (code.get()) {
-            case VALIDATION_FAILED -> page(400, token, cart, invalid(problem, cart), false);
+            case VALIDATION_FAILED -> page(400, token, cart, address, invalid(problem, cart), false);
             case PRICE_CHANGED -> {
                 Map<String, String> prices = changedPrices(problem);
                 Cart repriced = cart.repriced(prices);
                 Map<String, String> notices = new LinkedHashMap<>();
-                prices.forEach((sku, price) -> notices.put(sku, "Price changed: now " + price + " " + repriced.item(sku).orElseThrow().currency()));
+                prices.forEach((sku, price) -> notices.put(sku, text.get("checkout_priceChanged", price, repriced.item(sku).orElseThrow().currency())));
                 List<Stock.Shortage> shortages = problem.listed(Problem.SHORTAGES, Stock.Shortage.class);
-                shortages.forEach(item -> notices.merge(item.sku(), shortage(item), (price, stock) -> price + "; " + stock.toLowerCase(Locale.ROOT)));
-                yield page(409, token, repriced, new Feedback(shortages.isEmpty() ? PRICES_CHANGED : PRICES_AND_STOCK, null, Map.of(), notices), false);
+                shortages.forEach(item -> notices.merge(item.sku(), shortage(item),
+                        (price, stock) -> text.get("checkout_priceChangedAndShort", price, stock.toLowerCase(locale.locale()))));
+                yield page(409, token, repriced, address, Feedback.notices(text.get(shortages.isEmpty() ? "checkout_pricesChanged" : "checkout_pricesAndStock"),
+                        notices), false);
             }
             case OUT_OF_STOCK -> {
                 Map<String, String> notices = new LinkedHashMap<>();
                 shortages(problem).forEach(item -> notices.put(item.sku(), shortage(item)));
-                yield page(409, token, cart, new Feedback(OUT_OF_STOCK, null, Map.of(), notices), false);
+                yield page(409, token, cart, address, Feedback.notices(text.get("checkout_outOfStock"), notices), false);
             }
-            case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithToken(200, cart, Feedback.message(EXPIRED), null, request);
-            case ORDER_TOKEN_REUSED -> pageWithToken(200, cart, Feedback.message(REUSED), null, request);
-            case ORDER_TOKEN_IN_USE -> page(200, token, cart, Feedback.message(IN_PROGRESS), false);
-            default -> notPlaced(problem, token, cart);
+            case ORDER_TOKEN_INVALID, ORDER_TOKEN_MISSING -> pageWithToken(200, cart, address, Feedback.message(text.get("checkout_expired")), null, request);
+            case ORDER_TOKEN_REUSED -> pageWithToken(200, cart, address, Feedback.message(text.get("checkout_reused")), null, request);
+            case ORDER_TOKEN_IN_USE -> page(200, token, cart, address, Feedback.message(text.get("checkout_inProgress")), false);
+            default -> notPlaced(problem, token, cart, address);
         };
     }
 
     /** Any other refusal: the form again, saying the order was not placed. */
-    private Response notPlaced(Problem problem, String token, Cart cart) {
-        return page(problem.status(), token, cart, Feedback.message(NOT_PLACED), false);
+    private Response notPlaced(Problem problem, String token, Cart cart, AddressForm address) {
+        return page(problem.status(), token, cart, address, Feedback.message(text.get("checkout_notPlaced")), false);
     }
 
     /** What the form itself shows to be wrong, before the order rules are asked. */
-    private static Feedback mistakes(Cart cart) {
-        Map<String, String> errors = cart.itemErrors();
-        String cartError = cart.cartError();
-        return new Feedback(errors.isEmpty() && cartError == null ? null : CORRECT, cartError, errors, Map.of());
+    private Feedback mistakes(Cart cart) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        cart.itemErrors().forEach((sku, error) -> errors.put(sku, text.get(error)));
+        String cartError = cart.cartError() == null ? null : text.get(cart.cartError());
+        return new Feedback(errors.isEmpty() && cartError == null ? null : text.get("checkout_correct"), cartError, errors, Map.of(), Map.of());
     }
 
-    /** The order rules' field names ({@code items[1].sku}) as the items of the page they came from. */
-    private static Feedback invalid(Problem problem, Cart cart) {
+    /** The order rules' field names ({@code items[1].sku}, {@code shippingAddress.city}) as the fields of the page they came from. */
+    private Feedback invalid(Problem problem, Cart cart) {
         List<Cart.Item> chosen = cart.chosen();
         Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, String> addressErrors = new LinkedHashMap<>();
         List<String> cartErrors = new ArrayList<>();
         for (FieldError error : problem.listed(Problem.ERRORS, FieldError.class)) {
             Matcher item = ITEM_FIELD.matcher(error.field());
+            Optional<String> addressField = AddressForm.fieldOf(error.field());
             if (item.matches() && Integer.parseInt(item.group(1)) < chosen.size()) {
-                errors.putIfAbsent(chosen.get(Integer.parseInt(item.group(1))).sku(), sentence(error.message()));
+                errors.putIfAbsent(chosen.get(Integer.parseInt(item.group(1))).sku(), sentence(text.rule(error.message())));
+            } else if (addressField.isPresent()) {
+                addressErrors.putIfAbsent(addressField.get(), sentence(text.rule(error.message())));
             } else {
                 cartErrors.add(sentence(error.field() + " " + error.message()));
             }
         }
-        return new Feedback(CORRECT, cartErrors.isEmpty() ? null : String.join(" ", cartErrors), errors, Map.of());
+        return new Feedback(text.get("checkout_correct"), cartErrors.isEmpty() ? null : String.join(" ", cartErrors), errors, Map.of(), addressErrors);
     }
 
     /** The current prices of a {@code price-changed} answer, by sku. */
@@ -224,8 +239,8 @@ public class CheckoutPage {
         return prices;
     }
 
-    private static String shortage(Stock.Shortage item) {
-        return item.available() == 0 ? "Sold out" : "Only " + item.available() + " left";
+    private String shortage(Stock.Shortage item) {
+        return item.available() == 0 ? text.get("checkout_soldOut") : text.get("checkout_onlyLeft", item.available());
     }
 
     private static List<Stock.Shortage> shortages(Problem problem) {
@@ -237,7 +252,7 @@ public class CheckoutPage {
      * else a new one, which the browser then keeps: reloading and browsing the checkout use up no tokens, so they never
      * reach the cap of outstanding tokens. A kept token of someone else's, or used, or soon to expire, is replaced.
      */
-    private Response pageWithToken(int status, Cart cart, Feedback feedback, String kept, HttpServerRequest request) {
+    private Response pageWithToken(int status, Cart cart, AddressForm address, Feedback feedback, String kept, HttpServerRequest request) {
         String customer = Caller.of(identity).name();
         String token;
         if (kept != null && tokens.isFreshAndUnused(customer, kept)) {
@@ -246,15 +261,15 @@ public class CheckoutPage {
             try {
                 token = tokens.issue(customer).await().indefinitely().token();
             } catch (ProblemException tooMany) {
-                return page(tooMany.problem().status(), null, cart, Feedback.message(TOO_MANY_OPEN), false);
+                return page(tooMany.problem().status(), null, cart, address, Feedback.message(text.get("checkout_tooManyOpen")), false);
             }
         }
         NewCookie keep = new NewCookie.Builder(KEPT_TOKEN).value(token).path(PATH).httpOnly(true).sameSite(NewCookie.SameSite.STRICT)
                 .secure("https".equals(request.scheme())).maxAge((int) tokenLifetime.toSeconds()).build();
-        return Response.fromResponse(page(status, token, cart, feedback, false)).cookie(keep).build();
+        return Response.fromResponse(page(status, token, cart, address, feedback, false)).cookie(keep).build();
     }
 
-    private Response page(int status, String token, Cart cart, Feedback feedback, boolean reviewed) {
+    private Response page(int status, String token, Cart cart, AddressForm address, Feedback feedback, boolean reviewed) {
         List<CheckoutForm.Line> lines = new ArrayList<>();
         Set<String> listed = new HashSet<>();
         for (ProductView product : productsOnSale()) {
@@ -268,9 +283,20 @@ public class CheckoutPage {
                 .forEach(item -> lines.add(line(item, item.sku(), "", feedback, reviewed)));
         // With nothing to mark beside an item (an empty cart), what is wrong is said at the top, not "marked below".
         boolean cartOnly = feedback.errors().isEmpty() && feedback.cartError() != null;
-        CheckoutForm form = new CheckoutForm(token, lines, cartOnly ? feedback.cartError() : feedback.message(), cartOnly ? null : feedback.cartError(),
+        CheckoutForm form = new CheckoutForm(token, lines, address, feedback.addressErrors(), AddressForm.countries(locale.locale()),
+                cartOnly ? feedback.cartError() : feedback.message(), mistakes(lines, feedback), cartOnly ? null : feedback.cartError(),
                 reviewed ? cart.total() : null);
         return pages.checkoutForm(status, Map.of("form", form));
+    }
+
+    /** Every mistake of the submit, each linking to its field: the items' in the page's order, then the address's. */
+    private List<CheckoutForm.Mistake> mistakes(List<CheckoutForm.Line> lines, Feedback feedback) {
+        List<CheckoutForm.Mistake> mistakes = new ArrayList<>();
+        lines.stream().filter(line -> line.error() != null).forEach(line -> mistakes.add(
+                new CheckoutForm.Mistake("quantity-" + line.sku(), text.get("checkout_mistake", line.name(), line.error()))));
+        feedback.addressErrors().forEach((field, error) -> mistakes.add(
+                new CheckoutForm.Mistake("address-" + field, text.get("checkout_mistake", text.get("address_" + field), error))));
+        return mistakes;
     }
 
     private static CheckoutForm.Line line(Cart.Item item, String name, String description, Feedback feedback, boolean reviewed) {
@@ -291,7 +317,8 @@ public class CheckoutPage {
         return products;
     }
 
-    private static String sentence(String message) {
-        return Character.toUpperCase(message.charAt(0)) + message.substring(1) + ".";
+    /** A rule's message as a sentence of the page: "Is required." */
+    private String sentence(String message) {
+        return text.get("checkout_sentence", Character.toUpperCase(message.charAt(0)) + message.substring(1));
     }
 }

@@ -26,15 +26,15 @@ import io.quarkus.vertx.http.runtime.security.annotation.FormAuthentication;
 @Authenticated
 public class MyOrdersPage {
 
-    private static final String BAD_LINK = "That link to older orders is not valid; here are the newest ones.";
-
     private final OrderService orders;
     private final Pages pages;
+    private final PageText text;
     private final SecurityIdentity identity;
 
-    public MyOrdersPage(OrderService orders, Pages pages, SecurityIdentity identity) {
+    public MyOrdersPage(OrderService orders, Pages pages, PageText text, SecurityIdentity identity) {
         this.orders = orders;
         this.pages = pages;
+        this.text = text;
         this.identity = identity;
     }
 
@@ -46,7 +46,7 @@ public class MyOrdersPage {
         try {
             return page(200, orders.list(caller, null, null, after), null);
         } catch (ProblemException notACursor) {
-            return page(400, orders.list(caller, null, null, null), BAD_LINK);
+            return page(400, orders.list(caller, null, null, null), text.get("orders_badLink"));
         }
     }
 

@@ -3,10 +3,13 @@ package io.orderflow.web;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.ws.rs.GET;
@@ -48,22 +51,13 @@ public class OrderDetailPage {
 
     static final String PATH = "/checkout/orders/";
 
-    /** What the page may say after an action, by the outcome's code; anything else says nothing. */
-    private static final Map<ProblemCode, String> NOTICES = Map.of(
-            ProblemCode.PAYMENT_DECLINED, "Your payment was declined. The order is still open: you may pay again.",
-            ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did not answer. Nothing was charged twice: please try again.",
-            ProblemCode.PAYMENT_IN_PROGRESS, "Your payment is being processed. Reload the page in a moment.",
-            ProblemCode.INVALID_TRANSITION, "That is no longer possible for this order; it shows its current state below.",
-            ProblemCode.FORBIDDEN, "Your role may not do that.",
-            ProblemCode.VALIDATION_FAILED, "That payment method is not valid; choose one from the list.",
-            ProblemCode.PAYMENT_METHOD_NOT_OFFERED, "That payment method is not offered; choose one from the list.",
-            ProblemCode.PAYMENT_PROVIDER_ERROR, "The payment did not go through and nothing was kept; please pay again.");
+    /** What the page may say after an action, by the outcome's code (its words are {@code notice.<code>}); anything else says nothing. */
+    private static final Set<ProblemCode> NOTICES = EnumSet.of(ProblemCode.PAYMENT_DECLINED, ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE,
+            ProblemCode.PAYMENT_IN_PROGRESS, ProblemCode.INVALID_TRANSITION, ProblemCode.FORBIDDEN, ProblemCode.VALIDATION_FAILED,
+            ProblemCode.PAYMENT_METHOD_NOT_OFFERED, ProblemCode.PAYMENT_PROVIDER_ERROR);
 
     /** The value of the confirmation form's {@code confirmed} field. */
     private static final String CONFIRMED = "yes";
-
-    private static final String INVALID_COMMAND = "Nothing was done: this form's command id must be 1 to 255 visible characters. "
-            + "Use the buttons below to try again.";
 
     /** A payment method the page offers: its id and how it reads. */
     public record PaymentChoice(String id, String name) {
@@ -73,15 +67,24 @@ public class OrderDetailPage {
     public record Action(String name, String label) {
     }
 
+    /** A step of the order's history as the page reads it, and when it happened. */
+    public record Step(String text, Instant at) {
+    }
+
     private final OrderService orders;
     private final OrderTransitions transitions;
     private final PaymentService payments;
     private final PaymentConfig paymentConfig;
     private final Pages pages;
+    private final PageText text;
+    private final PageLocale locale;
     private final SecurityIdentity identity;
 
-    public OrderDetailPage(OrderService orders, OrderTransitions transitions, PaymentService payments, PaymentConfig paymentConfig, Pages pages, SecurityIdentity identity) {
+    public OrderDetailPage(OrderService orders, OrderTransitions transitions, PaymentService payments, PaymentConfig paymentConfig, Pages pages,
+            PageText text, PageLocale locale, SecurityIdentity identity) {
         this.pages = pages;
+        this.text = text;
+        this.locale = locale;
         this.orders = orders;
         this.transitions = transitions;
         this.payments = payments;
@@ -93,7 +96,7 @@ public class OrderDetailPage {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public Response show(@RestPath String id, @RestQuery String notice) {
-        return page(200, id, ProblemCode.of(notice).map(NOTICES::get).orElse(""), null);
+        return page(200, id, ProblemCode.of(notice).filter(NOTICES::contains).map(code -> text.get("notice_" + code.code())).orElse(""), null);
     }
 
     /** The order's page; with {@code confirmCancel}, a cancellation's command id, it asks to confirm that cancellation. */
@@ -101,10 +104,14 @@ public class OrderDetailPage {
         try {
             OrderView order = orders.get(Caller.of(identity), id);
             List<Action> actions = order.allowedActions().stream()
-                    .map(action -> new Action(action.wireName(), Character.toUpperCase(action.wireName().charAt(0)) + action.wireName().substring(1)))
+                    .map(action -> new Action(action.wireName(), text.get("action_" + action.wireName())))
                     .toList();
             Map<String, Object> data = new HashMap<>();
             data.put("order", order);
+            data.put("countryName", order.shippingAddress() == null ? "" : AddressForm.countryName(order.shippingAddress().country(), locale.locale()));
+            data.put("history", order.history().stream().map(step -> new Step(text.get("order_history_step", text.get("event_" + step.event()),
+                    text.get("actor_" + step.actor()), text.get("status_" + step.from().wireName()), text.get("status_" + step.to().wireName())),
+                    step.at())).toList());
             data.put("actions", actions);
             data.put("commandId", UUID.randomUUID().toString());
             data.put("paymentMethods", paymentConfig.offeredMethods().size() < 2 ? List.of() : paymentConfig.offeredMethods().stream()
@@ -120,12 +127,9 @@ public class OrderDetailPage {
     }
 
     /** "about 29 minutes", "about 1 minute", "less than a minute": a deadline as people read it. */
-    static String timeLeft(Duration left) {
+    String timeLeft(Duration left) {
         long minutes = left.toMinutes();
-        if (minutes < 1) {
-            return "less than a minute";
-        }
-        return "about " + minutes + (minutes == 1 ? " minute" : " minutes");
+        return minutes < 1 ? text.get("order_timeLeft_underAMinute") : text.get("order_timeLeft_minutes", minutes);
     }
 
     @POST
@@ -139,7 +143,7 @@ public class OrderDetailPage {
             // The limits of an Idempotency-Key, so that every command id fits in the history; a form without one is refused too.
             command = IdempotencyKey.valueOf(Objects.requireNonNullElse(commandId, "")).value();
         } catch (ProblemException invalid) {
-            return page(400, id, INVALID_COMMAND, null);
+            return page(400, id, text.get("order_invalidCommand"), null);
         }
         UriBuilder back = UriBuilder.fromPath(PATH + "{id}");
         try {

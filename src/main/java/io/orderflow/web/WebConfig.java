@@ -1,6 +1,7 @@
 package io.orderflow.web;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,6 +19,10 @@ public interface WebConfig {
      * the public origin here or let Quarkus trust the proxy's X-Forwarded-Host.
      */
     Optional<List<String>> allowedOrigins();
+
+    /** The shop's time zone: the pages show times in it until the browser has told its own. */
+    @WithDefault("UTC")
+    ZoneId timeZone();
 
     /** How long a web session lasts at most after sign-in, however active it is. */
     @WithDefault("12H")

@@ -26,13 +26,13 @@
     return places === 0 ? digits : digits.slice(0, -places) + '.' + digits.slice(-places);
   }
 
-  // Like the server's review: "25.00 CNY", one sum per currency if the cart mixes them.
+  // Like the server's review: "25.00 CNY", one sum per currency if the cart mixes them; the page gives the words.
   function total() {
     var sums = {};
     for (var i = 0; i < quantities.length; i++) {
       var typed = quantities[i].value.trim();
       if (typed !== '' && (!WHOLE_NUMBER.test(typed) || Number(typed) > MAX_QUANTITY)) {
-        return 'enter whole numbers from 0 to ' + MAX_QUANTITY;
+        return output.dataset.invalid;
       }
       var count = Number(typed);
       if (count > 0) {
@@ -44,7 +44,7 @@
     }
     var currencies = Object.keys(sums).sort();
     if (currencies.length === 0) {
-      return 'nothing chosen yet';
+      return output.dataset.nothing;
     }
     return currencies.map(function (currency) {
       return written(sums[currency].minor, sums[currency].places) + ' ' + currency;

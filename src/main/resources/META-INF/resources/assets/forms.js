@@ -11,3 +11,16 @@ document.addEventListener('submit', function (event) {
 window.addEventListener('pageshow', function () {
   document.querySelectorAll('button[type=submit]').forEach(function (button) { button.disabled = false; });
 });
+
+// From the next page on, times are shown in this browser's time zone rather than the shop's.
+(function () {
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (unsupported) {
+    return;
+  }
+  if (zone && !document.cookie.split('; ').includes('tz=' + zone)) {
+    document.cookie = 'tz=' + zone + '; path=/; max-age=31536000; samesite=lax';
+  }
+}());

@@ -1,6 +1,7 @@
 package io.orderflow.identity;
 
 import static io.orderflow.support.Api.ORDER;
+import static io.orderflow.support.Api.ORDER_WITH_ADDRESS;
 import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
@@ -53,7 +54,7 @@ class BearerTokenTest {
                 .header("Set-Cookie", (String) null)
                 .extract().path("token");
 
-        Response placed = bearer(bearer).contentType(ContentType.JSON).header("Order-Token", orderToken).body(ORDER).post("/orders");
+        Response placed = bearer(bearer).contentType(ContentType.JSON).header("Order-Token", orderToken).body(ORDER_WITH_ADDRESS).post("/orders");
         placed.then().statusCode(201).header("Set-Cookie", (String) null).body("status", equalTo("created"));
         String id = placed.path("id");
 
@@ -200,7 +201,7 @@ class BearerTokenTest {
     }
 
     private static String placeWith(String bearer, String orderToken) {
-        return bearer(bearer).contentType(ContentType.JSON).header("Order-Token", orderToken).body(ORDER).post("/orders").then()
+        return bearer(bearer).contentType(ContentType.JSON).header("Order-Token", orderToken).body(ORDER_WITH_ADDRESS).post("/orders").then()
                 .statusCode(201)
                 .extract().path("id");
     }

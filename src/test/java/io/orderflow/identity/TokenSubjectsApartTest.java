@@ -1,6 +1,6 @@
 package io.orderflow.identity;
 
-import static io.orderflow.support.Api.ORDER;
+import static io.orderflow.support.Api.ORDER_WITH_ADDRESS;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newOrder;
 import static io.orderflow.support.BearerTokens.DEV_KEY;
@@ -64,7 +64,7 @@ class TokenSubjectsApartTest {
         String subject = "idp|" + UUID.randomUUID();
         String token = sign(claims(subject, "customer"), DEV_KEY);
         String orderToken = bearer(token).post("/orders/token").then().statusCode(201).extract().path("token");
-        String id = bearer(token).contentType(ContentType.JSON).header("Order-Token", orderToken).body(ORDER).post("/orders")
+        String id = bearer(token).contentType(ContentType.JSON).header("Order-Token", orderToken).body(ORDER_WITH_ADDRESS).post("/orders")
                 .then().statusCode(201).extract().path("id");
         assertThat(Orders.value("SELECT customer FROM orders WHERE id = ?", id)).isEqualTo(subject);
         bearer(token).get("/orders/{id}", aliceOrder).then().statusCode(404);

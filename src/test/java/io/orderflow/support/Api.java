@@ -23,6 +23,11 @@ public final class Api {
     public static final String ORDER = """
             {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2,"unitPrice":"12.50"}]}""";
 
+    /** {@link #ORDER} to a shipping address of its own: for a customer who has none saved (a bearer token's new subject). */
+    public static final String ORDER_WITH_ADDRESS = """
+            {"currency":"CNY","items":[{"sku":"ABC-1","quantity":2,"unitPrice":"12.50"}],
+             "shippingAddress":{"name":"Li Lei","lines":["8 Century Avenue"],"city":"Shanghai","postalCode":"200120","country":"CN"}}""";
+
     /** {@link #ORDER} written otherwise (members reordered, the price a number), which is the same request. */
     public static final String ORDER_REWRITTEN = """
             {"items":[{"unitPrice":12.5,"quantity":2,"sku":"ABC-1"}],"currency":"CNY"}""";

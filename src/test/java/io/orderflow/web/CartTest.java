@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class CartTest {
 
         assertThat(cart.itemErrors()).isEmpty();
         assertThat(cart.cartError()).isNull();
-        assertThat(cart.request()).isEqualTo(new OrderRequest("CNY", List.of(new OrderRequest.Item("A-1", 2, new BigDecimal("12.50")))));
+        assertThat(cart.request(null)).isEqualTo(new OrderRequest("CNY", List.of(new OrderRequest.Item("A-1", 2, new BigDecimal("12.50")))));
         assertThat(cart.total()).isEqualTo("25.00 CNY");
     }
 
@@ -45,22 +46,26 @@ class CartTest {
         Cart cart = posted("A-1", "1001", "1.00", "CNY", "B-2", "-1", "1.00", "CNY", "C-3", "2.5", "1.00", "CNY", "D-4", " 1000 ", "1.00", "CNY");
 
         assertThat(cart.itemErrors()).containsOnlyKeys("A-1", "B-2", "C-3")
-                .containsEntry("A-1", "Enter a whole number from 0 to " + Cart.MAX_QUANTITY + ".");
+                .containsEntry("A-1", Phrase.of("cart_wholeNumber", Cart.MAX_QUANTITY));
+        assertThat(english(cart.itemErrors().get("A-1"))).isEqualTo("Enter a whole number from 0 to 1000.");
         assertThat(cart.chosen()).extracting(Cart.Item::sku).containsExactly("A-1", "B-2", "C-3", "D-4");
     }
 
     @Test
     void aShownPriceThatCannotBeReadAsksForAReload() {
-        assertThat(posted("A-1", "1", "12,50", "CNY").itemErrors())
-                .containsExactly(Map.entry("A-1", "The price of this item could not be read: reload the page."));
+        assertThat(posted("A-1", "1", "12,50", "CNY").itemErrors()).containsExactly(Map.entry("A-1", Phrase.of("cart_unreadablePrice")));
     }
 
     @Test
     void aCartWithNothingChosenOrInTwoCurrenciesIsRefusedAsAWhole() {
-        assertThat(posted("A-1", "0", "1.00", "CNY").cartError()).isEqualTo("Choose at least one item: set its quantity above 0.");
-        assertThat(Cart.empty().cartError()).isEqualTo("Choose at least one item: set its quantity above 0.");
-        assertThat(posted("A-1", "1", "1.00", "CNY", "B-2", "1", "100", "JPY").cartError())
+        assertThat(english(posted("A-1", "0", "1.00", "CNY").cartError())).isEqualTo("Choose at least one item: set its quantity above 0.");
+        assertThat(Cart.empty().cartError()).isEqualTo(Phrase.of("cart_chooseOne"));
+        assertThat(english(posted("A-1", "1", "1.00", "CNY", "B-2", "1", "100", "JPY").cartError()))
                 .isEqualTo("An order is paid in one currency: order the items priced in CNY, JPY separately.");
+    }
+
+    private static String english(Phrase phrase) {
+        return PageText.of(Locale.ENGLISH, phrase.key(), phrase.arguments().toArray());
     }
 
     @Test

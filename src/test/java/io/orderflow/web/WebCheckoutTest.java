@@ -10,7 +10,9 @@ import static org.hamcrest.Matchers.not;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,6 +48,10 @@ class WebCheckoutTest {
     static final Pattern CSRF = Pattern.compile("name=\"csrf-token\" value=\"([^\"]+)\"");
     private static final Pattern COMMAND = Pattern.compile("action=\"/checkout/orders/[^/]+/(\\w+)\">\\s*<input type=\"hidden\" name=\"commandId\" value=\"([^\"]+)\"");
     /** How the pages write a time, e.g. "30 Nov 2026, 10:05 UTC". */
+    /** The delivery address the tests' browsers post, as a customer fills it in. */
+    static final Map<String, String> ADDRESS = Map.of("addressName", "Han Meimei", "addressLine1", "Room 5, 77 Wulumuqi Road",
+            "addressLine2", "", "addressCity", "Shanghai", "addressRegion", "Shanghai", "addressPostalCode", "200031", "addressCountry", "CN",
+            "addressPhone", "+86 21 5555 0199");
     private static final String READABLE_TIME = "\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} UTC";
 
     @Inject
@@ -78,6 +84,60 @@ class WebCheckoutTest {
         assertThat(shownPrice(page, "ABC-1")).isEqualTo("12.50");
         given().get("/assets/checkout.js").then().statusCode(200).body(containsString("cart-total"));
         given().get("/favicon.ico").then().statusCode(200).contentType(containsString("icon"));
+    }
+
+    @Test
+    void theFormOffersTheCustomersSavedAddressAndTheOrderGoesToTheOneTypedWhichIsKeptForNextTime() {
+        String customer = "shopper-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(customer, "customer");
+        Browser shopper = browser(customer);
+        Response form = shopper.get("/checkout");
+        form.then().statusCode(200)
+                .body(containsString("<legend>Deliver to</legend>"))
+                .body(containsString("id=\"address-name\" name=\"addressName\" value=\"" + customer + "\" autocomplete=\"shipping name\""))
+                .body(containsString("<option value=\"CN\" selected>China</option>"));
+
+        Map<String, String> moved = new HashMap<>(ADDRESS);
+        moved.put("addressLine2", "Building 2 <east gate>");
+        String page = post(shopper, "/checkout", token(form), moved, new Item("ABC-1", "1", shownPrice(form, "ABC-1")))
+                .then().statusCode(303).extract().header("Location");
+
+        shopper.get(page).then().statusCode(200)
+                .body(containsString("<address id=\"shipping-address\">"))
+                .body(containsString("Han Meimei<br>"))
+                .body(containsString("Building 2 &lt;east gate&gt;<br>"))
+                .body(containsString("Shanghai, Shanghai 200031<br>"))
+                .body(containsString("China<br>+86 21 5555 0199"));
+        shopper.get("/checkout").then().statusCode(200)
+                .body(containsString("name=\"addressLine2\" value=\"Building 2 &lt;east gate&gt;\""));
+    }
+
+    @Test
+    void aWrongAddressIsMarkedBesideEachFieldAndListedAtTheTopWithLinksAndNothingIsOrdered() {
+        Browser alice = browser("alice");
+        Response form = alice.get("/checkout");
+        String token = token(form);
+        Map<String, String> wrong = new HashMap<>(ADDRESS);
+        wrong.put("addressName", " ");
+        wrong.put("addressCountry", "ZZ");
+        wrong.put("addressPhone", "call me");
+
+        Response answer = post(alice, "/checkout", token, wrong, new Item("ABC-1", "abc", shownPrice(form, "ABC-1")));
+        answer.then().statusCode(400).body(containsString("<li><a href=\"#quantity-ABC-1\">Notebook: Enter a whole number"));
+
+        answer = post(alice, "/checkout", token, wrong, new Item("ABC-1", "1", shownPrice(form, "ABC-1")));
+        answer.then().statusCode(400)
+                .body(containsString("<li><a href=\"#address-name\">Full name: Is required.</a></li>"))
+                .body(containsString("<li><a href=\"#address-country\">Country: Is not an ISO 3166-1 country code.</a></li>"))
+                .body(containsString("<a href=\"#address-phone\">Phone: Must be 5 to 25 digits"))
+                .body(containsString("aria-invalid=\"true\" aria-describedby=\"error-address-name\">"))
+                .body(containsString("<p class=\"error\" id=\"error-address-name\">Is required.</p>"))
+                .body(containsString("name=\"addressPhone\" value=\"call me\""))
+                .body(containsString("name=\"addressLine1\" value=\"Room 5, 77 Wulumuqi Road\""))
+                .body(containsString("value=\"1\" type=\"number\""));
+        assertThat(Orders.countForToken(token)).isZero();
+
+        submit(alice, token, new Item("ABC-1", "1", shownPrice(form, "ABC-1"))).then().statusCode(303);
     }
 
     @Test
@@ -162,7 +222,8 @@ class WebCheckoutTest {
                 .body(containsString("Enter a whole number from 0 to 1000."));
         // An empty cart is told so at the top of the page, not asked to correct items that are not marked.
         submit(alice, token, new Item("ABC-1", "0", "12.50"), new Item("MUG-CELADON-350", "", "79.00")).then().statusCode(400)
-                .body(containsString("<p class=\"message\" role=\"alert\">Choose at least one item: set its quantity above 0.</p>"))
+                .body(containsString("<div class=\"message\" role=\"alert\">"))
+                .body(containsString("<p>Choose at least one item: set its quantity above 0.</p>"))
                 .body(not(containsString("Please correct the items marked below")));
         assertThat(Orders.countForToken(token)).isZero();
 
@@ -464,14 +525,22 @@ class WebCheckoutTest {
         return post(browser, "/checkout", token, items);
     }
 
-    /** The form as a browser posts it, with only the given products (a browser would also post the others, at quantity 0). */
+    /**
+     * The form as a browser posts it, with only the given products (a browser would also post the others, at quantity 0)
+     * and the delivery address it was filled with.
+     */
     private static Response post(Browser browser, String path, String token, Item... items) {
+        return post(browser, path, token, ADDRESS, items);
+    }
+
+    private static Response post(Browser browser, String path, String token, Map<String, String> address, Item... items) {
         List<Item> cart = List.of(items);
         return browser.form().formParam("token", token)
                 .formParam("sku", cart.stream().map(Item::sku).toList())
                 .formParam("quantity", cart.stream().map(Item::quantity).toList())
                 .formParam("unitPrice", cart.stream().map(Item::shownPrice).toList())
                 .formParam("currency", cart.stream().map(item -> "CNY").toList())
+                .formParams(address)
                 .post(path);
     }
 
@@ -489,7 +558,7 @@ class WebCheckoutTest {
     }
 
     /** The price the page shows for a product, which the form posts back with the order. */
-    private static String shownPrice(Response page, String sku) {
+    static String shownPrice(Response page, String sku) {
         Matcher price = Pattern.compile("name=\"unitPrice\" value=\"([^\"]+)\" id=\"shown-price-" + Pattern.quote(sku) + "\"").matcher(page.asString());
         assertThat(price.find()).as("a shown price of " + sku).isTrue();
         return price.group(1);
