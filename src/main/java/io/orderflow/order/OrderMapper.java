@@ -25,17 +25,29 @@ class OrderMapper {
     private static final Set<Actor> CALLERS = EnumSet.of(Actor.OWNER, Actor.STAFF);
 
     private final Lifecycle lifecycle;
+    private final FollowUps.Refunds refunds;
+    private final FollowUps.Shipments shipments;
 
-    public OrderMapper(Lifecycle lifecycle) {
+    public OrderMapper(Lifecycle lifecycle, FollowUps.Refunds refunds, FollowUps.Shipments shipments) {
         this.lifecycle = lifecycle;
+        this.refunds = refunds;
+        this.shipments = shipments;
     }
 
-    /** The order as it is now; with its history when {@code withHistory}. */
-    public OrderView current(Order order, Caller caller, boolean withHistory) {
-        List<OrderView.Step> history = withHistory
-                ? order.history.stream().map(t -> new OrderView.Step(t.from, t.to, t.event, actorOf(t, order.customer), t.at)).toList()
+    /** The order as it is now; with its history, shipment and refund when {@code whole} (one order's read, not a list's). */
+    public OrderView current(Order order, Caller caller, boolean whole) {
+        if (!whole) {
+            return view(order, order.status, order.version, order.updatedAt, caller, null, null, null);
+        }
+        List<OrderView.Step> history = order.history.stream()
+                .map(t -> new OrderView.Step(t.from, t.to, t.event, actorOf(t, order.customer), t.at)).toList();
+        OrderView.Shipment shipment = order.status == OrderStatus.SHIPPED || order.status == OrderStatus.DELIVERED
+                ? shipments.referenceOf(order.id).map(reference -> new OrderView.Shipment("accepted", reference))
+                        .orElse(new OrderView.Shipment("requested", null))
                 : null;
-        return view(order, order.status, order.version, order.updatedAt, caller, history);
+        boolean paidThenCancelled = order.status == OrderStatus.CANCELLED && order.history.stream().anyMatch(t -> t.to == OrderStatus.PAID);
+        OrderView.Refund refund = paidThenCancelled ? refunds.of(order.id).orElse(null) : null;
+        return view(order, order.status, order.version, order.updatedAt, caller, shipment, refund, history);
     }
 
     /**
@@ -43,7 +55,7 @@ class OrderMapper {
      * what a replay of that request must return.
      */
     public OrderView asCreated(Order order, Caller caller) {
-        return view(order, OrderStatus.CREATED, 0, order.createdAt, caller, null);
+        return view(order, OrderStatus.CREATED, 0, order.createdAt, caller, null, null, null);
     }
 
     /**
@@ -75,8 +87,8 @@ class OrderMapper {
         return lifecycle.allowedActions(status, actors(caller, owner));
     }
 
-    private OrderView view(Order order, OrderStatus status, long version, Instant updatedAt, Caller caller,
-            List<OrderView.Step> history) {
+    private OrderView view(Order order, OrderStatus status, long version, Instant updatedAt, Caller caller, OrderView.Shipment shipment,
+            OrderView.Refund refund, List<OrderView.Step> history) {
         List<OrderEvent> allowed = allowedActions(status, caller, order.customer);
         List<OrderView.Item> items = order.items.stream()
                 .map(line -> new OrderView.Item(line.sku, line.name == null ? line.sku : line.name, line.quantity,
@@ -88,6 +100,6 @@ class OrderMapper {
         Instant deliverBy = status == OrderStatus.SHIPPED ? order.deliverBy : null;
         return new OrderView(order.id, order.orderNumber, order.customer, status, order.currency,
                 Money.format(order.totalAmount, order.currency), items, order.shippingAddress, version, order.createdAt, updatedAt, payBy, deliverBy,
-                allowed, history);
+                allowed, shipment, refund, history);
     }
 }

@@ -27,7 +27,26 @@ public record OrderView(UUID id, long orderNumber,
         long version, Instant createdAt, Instant updatedAt,
         @Schema(description = "While created: when the system expires the order unless it is paid") Instant payBy,
         @Schema(description = "While shipped: when the system confirms the order delivered unless it is delivered before") Instant deliverBy,
-        List<OrderEvent> allowedActions, List<Step> history) {
+        List<OrderEvent> allowedActions,
+        @Schema(description = "Once shipped (on GET /orders/{id}): the shipment and, when the warehouse has accepted it, its reference")
+        Shipment shipment,
+        @Schema(description = "When a paid order was cancelled (on GET /orders/{id}): its refund and where it stands")
+        Refund refund,
+        List<Step> history) {
+
+    /** An order's shipment: {@code requested} until the warehouse accepts it, then {@code accepted} with the warehouse's reference. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Shipment(@Schema(enumeration = { "requested", "accepted" }) String state, String reference) {
+    }
+
+    /**
+     * The refund of a cancelled order's payment: {@code owed} until the provider makes it, {@code made}, or {@code refused}
+     * by the provider for good (with its reason), which staff then settle.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Refund(@Schema(enumeration = { "owed", "made", "refused" }) String state,
+            @Schema(ref = ApiDocument.AMOUNT) String amount, String currency, String reason) {
+    }
 
     public record Item(String sku,
             @Schema(description = "The product's name when it was ordered (its sku for a line ordered before names were kept)") String name,

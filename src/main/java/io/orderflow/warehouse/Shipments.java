@@ -21,7 +21,7 @@ import io.orderflow.shared.StoredJson;
 /**
  * A shipped order asks the warehouse for a shipment to its address: the request is written to the outbox in the
  * transaction of paid -> shipped and delivered after commit, with the key {@code shipment:{orderId}},
- * retried with persisted backoff across restarts until it succeeds or, after orders.outbox.max-attempts,
+ * retried with persisted backoff across restarts until it succeeds (the warehouse's reference is then kept) or, after orders.outbox.max-attempts,
  * is dead-lettered for staff to see (orders_outbox_dead) and retry.
  */
 @ApplicationScoped
@@ -36,13 +36,16 @@ public class Shipments implements OutboxHandler {
     private final EntityManager db;
     private final StoredJson json;
     private final AddressStore addresses;
+    private final ShipmentReceipts receipts;
 
-    public Shipments(OutboxWriter outbox, WarehouseGateway warehouse, EntityManager db, StoredJson json, AddressStore addresses) {
+    public Shipments(OutboxWriter outbox, WarehouseGateway warehouse, EntityManager db, StoredJson json, AddressStore addresses,
+            ShipmentReceipts receipts) {
         this.outbox = outbox;
         this.warehouse = warehouse;
         this.db = db;
         this.json = json;
         this.addresses = addresses;
+        this.receipts = receipts;
     }
 
     void queue(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
@@ -75,7 +78,8 @@ public class Shipments implements OutboxHandler {
     @Override
     public void deliver(OutboxMessage message) {
         try {
-            warehouse.requestShipment(message.idempotencyKey, json.read(message.payload, ShipmentRequest.class));
+            ShipmentRequest request = json.read(message.payload, ShipmentRequest.class);
+            receipts.keep(request.orderId(), warehouse.requestShipment(message.idempotencyKey, request));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Unreadable shipment " + message.idempotencyKey, e);
         }

@@ -27,7 +27,7 @@ interface WarehouseClient {
 
     @POST
     @Path("shipments")
-    void requestShipment(@HeaderParam("Idempotency-Key") String key, ShipmentRequest request);
+    ShipmentReceipt requestShipment(@HeaderParam("Idempotency-Key") String key, ShipmentRequest request);
 
     /** No header without a key: the warehouse refuses the call, which says what is missing. */
     default String authorization() {

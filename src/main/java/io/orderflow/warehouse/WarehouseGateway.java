@@ -23,7 +23,7 @@ class WarehouseGateway {
         this.warehouse = warehouse;
     }
 
-    void requestShipment(String key, ShipmentRequest request) {
-        warehouse.requestShipment(key, request);
+    ShipmentReceipt requestShipment(String key, ShipmentRequest request) {
+        return warehouse.requestShipment(key, request);
     }
 }

@@ -114,10 +114,15 @@ class ShippingAddressTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> as("ops").queryParam("orderId", id).get("/sandbox/ledger")
                 .jsonPath().getList("shipments").size() == 1);
-        as("ops").queryParam("orderId", id).get("/sandbox/ledger").then().statusCode(200)
+        String reference = as("ops").queryParam("orderId", id).get("/sandbox/ledger").then().statusCode(200)
                 .body("shipments[0].shippingAddress.name", equalTo("Han Meimei"))
                 .body("shipments[0].shippingAddress.lines[1]", equalTo("Xuhui District"))
-                .body("shipments[0].shippingAddress.phone", equalTo("+86 21 5555 0199"));
+                .body("shipments[0].shippingAddress.phone", equalTo("+86 21 5555 0199"))
+                .extract().path("shipments[0].reference");
+        // The order shows the warehouse's reference once it has accepted the shipment.
+        await().atMost(Duration.ofSeconds(10)).until(() -> "accepted".equals(as(customer).get("/orders/{id}", id).path("shipment.state")));
+        as(customer).get("/orders/{id}", id).then().body("shipment.reference", equalTo(reference));
+        assertThat(reference).startsWith("shipment_");
     }
 
     private static String order(String address) {

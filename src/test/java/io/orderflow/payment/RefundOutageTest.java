@@ -7,6 +7,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 
 import java.net.URI;
@@ -69,6 +70,10 @@ class RefundOutageTest {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> attempts(key) > outbox.maxAttempts() || "DEAD".equals(outboxStatus(key)));
         assertThat(outboxStatus(key)).as("a refund past the attempts budget").isEqualTo("PENDING");
+        // The customer reads that the money is owed to them, and nothing about the provider's outage.
+        as("alice").get("/orders/{id}", id).then().statusCode(200)
+                .body("refund.state", equalTo("owed")).body("refund.amount", equalTo("25.00")).body("refund.currency", equalTo("CNY"))
+                .body("refund.reason", nullValue());
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(overdueRefunds())
                 .as("orders_refunds_overdue while the refund is %s", Orders.value("SELECT row_to_json(o)::text FROM outbox o WHERE idempotency_key = ?", key))
                 .isPositive());
@@ -77,6 +82,7 @@ class RefundOutageTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> "REFUNDED".equals(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)));
         assertThat(outboxStatus(key)).isEqualTo("DELIVERED");
+        as("alice").get("/orders/{id}", id).then().statusCode(200).body("refund.state", equalTo("made"));
         List<Call> calls = FakeProviders.calls(REFUNDS, key);
         assertThat(calls.stream().filter(call -> call.status() == 503).count()).isGreaterThan(outbox.maxAttempts());
         assertThat(calls.stream().filter(call -> call.status() < 300)).as("refund calls that succeeded").hasSize(1);

@@ -72,6 +72,9 @@ class RefusedRefundTest {
         act("alice", id, "cancel").then().statusCode(200).body("status", equalTo("cancelled"));
 
         long refundId = awaitRefused(id);
+        as("alice").get("/orders/{id}", id).then().statusCode(200)
+                .body("refund.state", equalTo("refused"))
+                .body("refund.reason", equalTo("The provider refused the call with 400: charge_already_refunded: Charge ch_x has already been refunded."));
         as("ops").get(REFUSED).then().statusCode(200)
                 .body("find { it.orderId == '" + id + "' }.refundKey", equalTo(key))
                 .body("find { it.orderId == '" + id + "' }.charge", equalTo(paid(id, "channel_transaction_id")))
@@ -98,6 +101,7 @@ class RefusedRefundTest {
                 .body("state", equalTo("refunded-outside")).body("orderId", equalTo(id)).body("refundKey", equalTo(key));
 
         assertThat(Orders.value("SELECT status FROM payments WHERE order_id = ?", id)).isEqualTo("REFUNDED");
+        as("alice").get("/orders/{id}", id).then().statusCode(200).body("refund.state", equalTo("made"));
         assertThat(Orders.value("SELECT settled_by || ': ' || resolution FROM refund_settlements WHERE outbox_id = ?", String.valueOf(refundId)))
                 .isEqualTo("ops: refunded-outside");
         as("ops").get(REFUSED).then().statusCode(200).body("orderId", not(hasItem(id)));

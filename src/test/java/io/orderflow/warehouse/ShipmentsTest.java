@@ -24,7 +24,10 @@ class ShipmentsTest {
         ObjectMapper json = new ObjectMapper();
         new JsonSettings().customize(json);
         List<ShipmentRequest> requested = new ArrayList<>();
-        Shipments shipments = new Shipments(null, new WarehouseGateway((key, request) -> requested.add(request)), null, new StoredJson(json), null);
+        Shipments shipments = new Shipments(null, new WarehouseGateway((key, request) -> {
+            requested.add(request);
+            return null;
+        }), null, new StoredJson(json), null, new ShipmentReceipts(null));
         UUID orderId = UUID.randomUUID();
         OutboxMessage message = new OutboxMessage();
         message.idempotencyKey = "shipment:" + orderId;

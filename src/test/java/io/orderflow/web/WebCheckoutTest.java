@@ -141,6 +141,25 @@ class WebCheckoutTest {
     }
 
     @Test
+    void aPaidOrdersPageIsItsReceiptAndOnceCancelledItTellsWhereTheRefundStands() {
+        Browser alice = browser("alice");
+        String page = placeNotebook(alice);
+        alice.form().formParam("commandId", command(alice.get(page), "pay")).post(page + "/pay").then().statusCode(303);
+
+        alice.get(page).then().statusCode(200)
+                .body(containsString("<h2 id=\"receipt-heading\">Receipt</h2>"))
+                .body(matchesPattern("(?s).*<p>Paid 12\\.50 CNY on <time datetime=\"[^\"]+\">" + READABLE_TIME + "</time>. Keep this page as your receipt.</p>.*"))
+                .body(not(containsString("id=\"refund\"")));
+
+        String cancel = command(alice.get(page), "cancel");
+        alice.form().formParam("commandId", cancel).formParam("confirmed", "yes").post(page + "/cancel").then().statusCode(303);
+
+        alice.get(page).then().statusCode(200)
+                .body(containsString("<p id=\"refund\" class=\"message\" role=\"status\">Your refund of 12.50 CNY has been made.</p>"))
+                .body(not(containsString("receipt-heading")));
+    }
+
+    @Test
     void aWrongPasswordShowsTheSignInFormAgain() {
         signIn(new CookieFilter(), "alice", "nope").then().statusCode(302).header("Location", containsString("/login?error=true"));
     }
