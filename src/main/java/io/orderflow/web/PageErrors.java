@@ -1,0 +1,42 @@
+package io.orderflow.web;
+
+import java.util.Map;
+
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import io.orderflow.shared.problem.ProblemMappers;
+import io.quarkus.security.ForbiddenException;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * Under {@code /checkout}, where people read the answers, an address that leads nowhere and a page the account may not
+ * open are answered with a page in the visitor's language (404 and 403); everywhere else with the API's problem details.
+ */
+class PageErrors {
+
+    private final ProblemMappers problems;
+    private final Pages pages;
+
+    PageErrors(ProblemMappers problems, Pages pages) {
+        this.problems = problems;
+        this.pages = pages;
+    }
+
+    @ServerExceptionMapper(priority = Priorities.USER - 1)
+    public Response notFound(NotFoundException e, HttpServerRequest request) {
+        return isPage(request) ? pages.page(404, "not-found", Map.of()) : problems.http(e);
+    }
+
+    @ServerExceptionMapper(priority = Priorities.USER - 1)
+    public Response forbidden(ForbiddenException e, HttpServerRequest request) {
+        return isPage(request) ? pages.page(403, "forbidden", Map.of()) : problems.forbidden(e);
+    }
+
+    private static boolean isPage(HttpServerRequest request) {
+        return request != null && (request.path().equals(CheckoutPage.PATH) || request.path().startsWith(CheckoutPage.PATH + "/"));
+    }
+}
