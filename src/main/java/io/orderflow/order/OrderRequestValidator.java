@@ -1,5 +1,6 @@
 package io.orderflow.order;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,7 +17,8 @@ import io.orderflow.shared.problem.FieldErrors;
 @ApplicationScoped
 public class OrderRequestValidator {
 
-    private static final String COUNTRY = "shippingAddress.country";
+    private static final String ADDRESS = "shippingAddress";
+    private static final String COUNTRY = ADDRESS + ".country";
 
     private final Validator validator;
     private final CurrencyConfig config;
@@ -29,7 +31,7 @@ public class OrderRequestValidator {
     public NewOrder validate(OrderRequest request) {
         List<FieldError> errors = FieldErrors.of(validator, request);
         checkCurrency(request, errors);
-        checkCountry(request, errors);
+        checkCountry(request.shippingAddress(), errors);
         FieldErrors.refuseAny(errors);
         return canonical(request);
     }
@@ -53,8 +55,15 @@ public class OrderRequestValidator {
         }
     }
 
-    private static void checkCountry(OrderRequest request, List<FieldError> errors) {
-        ShippingAddress address = request.shippingAddress();
+    /** What is wrong with an address alone, named as in an order request ({@code shippingAddress.city}): for a form that reports every mistake at once. */
+    public List<FieldError> addressErrors(ShippingAddress address) {
+        List<FieldError> errors = new ArrayList<>(FieldErrors.of(validator, address).stream()
+                .map(error -> new FieldError(ADDRESS + "." + error.field(), error.message())).toList());
+        checkCountry(address, errors);
+        return errors;
+    }
+
+    private static void checkCountry(ShippingAddress address, List<FieldError> errors) {
         if (address != null && address.country() != null && !FieldErrors.has(errors, COUNTRY) && !ShippingAddress.isCountry(address.country())) {
             errors.add(new FieldError(COUNTRY, "is not an ISO 3166-1 country code"));
         }

@@ -134,7 +134,7 @@ public class CheckoutPage {
     public Response review(@BeanParam PostedCheckout form) {
         Cart cart = form.cart();
         AddressForm address = form.address();
-        Feedback mistakes = mistakes(cart);
+        Feedback mistakes = mistakes(cart, address);
         if (mistakes.isClean()) {
             try {
                 requests.validate(cart.request(address.address()));
@@ -153,7 +153,7 @@ public class CheckoutPage {
     public Response submit(@BeanParam PostedCheckout form, @Context HttpServerRequest request) {
         Cart cart = form.cart();
         AddressForm address = form.address();
-        Feedback mistakes = mistakes(cart);
+        Feedback mistakes = mistakes(cart, address);
         if (!mistakes.isClean()) {
             return page(400, form.token, cart, address, mistakes, false);
         }
@@ -204,12 +204,21 @@ public class CheckoutPage {
         return page(problem.status(), token, cart, address, Feedback.message(text.get("checkout_notPlaced")), false);
     }
 
-    /** What the form itself shows to be wrong, before the order rules are asked. */
-    private Feedback mistakes(Cart cart) {
+    /**
+     * What the form itself shows to be wrong, before the order rules are asked; with the cart wrong, the address's
+     * mistakes too, so that one submit reports them all.
+     */
+    private Feedback mistakes(Cart cart, AddressForm address) {
         Map<String, String> errors = new LinkedHashMap<>();
         cart.itemErrors().forEach((sku, error) -> errors.put(sku, text.get(error)));
         String cartError = cart.cartError() == null ? null : text.get(cart.cartError());
-        return new Feedback(errors.isEmpty() && cartError == null ? null : text.get("checkout_correct"), cartError, errors, Map.of(), Map.of());
+        if (errors.isEmpty() && cartError == null) {
+            return Feedback.NONE;
+        }
+        Map<String, String> addressErrors = new LinkedHashMap<>();
+        requests.addressErrors(address.address()).forEach(error -> AddressForm.fieldOf(error.field())
+                .ifPresent(field -> addressErrors.putIfAbsent(field, sentence(text.rule(error.message())))));
+        return new Feedback(text.get("checkout_correct"), cartError, errors, Map.of(), addressErrors);
     }
 
     /** The order rules' field names ({@code items[1].sku}, {@code shippingAddress.city}) as the fields of the page they came from. */

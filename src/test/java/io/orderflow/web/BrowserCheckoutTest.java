@@ -2,32 +2,20 @@ package io.orderflow.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.logging.Level;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -52,7 +40,7 @@ class BrowserCheckoutTest {
     @TestHTTPResource("/")
     URL site;
 
-    private ChromeDriverService service;
+    private Chromium chromium;
     private WebDriver browser;
     private WebDriverWait wait;
 
@@ -65,11 +53,8 @@ class BrowserCheckoutTest {
                         .noneMatch(message -> message.contains("Content Security Policy") || message.contains("Content-Security-Policy"));
             }
         } finally {
-            if (browser != null) {
-                browser.quit();
-            }
-            if (service != null) {
-                service.stop();
+            if (chromium != null) {
+                chromium.close();
             }
         }
     }
@@ -150,18 +135,8 @@ class BrowserCheckoutTest {
 
     /** Starts Chromium (with or without JavaScript) and signs in as alice, which leads to the checkout form. */
     private void signIn(boolean javascript) throws Exception {
-        service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build();
-        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless=new", "--no-sandbox",
-                "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--window-size=1280,900",
-                "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
-        if (!javascript) {
-            options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
-        }
-        browser = new ChromeDriver(service, options);
+        chromium = Chromium.start(javascript, 1280, 900);
+        browser = chromium.browser;
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
 
         browser.get(site + "checkout");
@@ -188,8 +163,6 @@ class BrowserCheckoutTest {
     }
 
     private void screenshot(String name) throws Exception {
-        Path shot = Path.of("target", "screenshots", name);
-        Files.createDirectories(shot.getParent());
-        Files.copy(((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+        chromium.screenshot(name);
     }
 }

@@ -1,0 +1,172 @@
+package io.orderflow.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.orderflow.support.Orders;
+import io.orderflow.support.TestServers;
+import io.orderflow.support.Users;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * A new customer's whole visit, in English and in Chinese, on a desktop's and a phone's width: the checkout reloaded
+ * 30 times still places the order, to an address typed in; the order's page names what was bought with each line's
+ * amount, becomes a receipt when paid, and tells the refund's state once cancelled. axe-core (ops/a11y) checks every
+ * page on the way, signed in and out, with its mistakes shown too, and no serious or critical violation may remain.
+ */
+@Tag("browser")
+@QuarkusTest
+@WithTestResource(TestServers.class)
+class AccessibleCheckoutTest {
+
+    private static final Path AXE = Path.of("ops", "a11y", "node_modules", "axe-core", "axe.min.js");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int RELOADS = 30;
+
+    /** What the pages say in each language, where the test reads them. */
+    private static final Map<String, Map<String, String>> WORDS = Map.of(
+            "en", Map.of("place", "Place order", "status", "Created", "refund", "Your refund of 104.00 CNY has been made.", "receipt", "Receipt"),
+            "zh-CN", Map.of("place", "提交订单", "status", "待付款", "refund", "您的退款 104.00 CNY 已退回。", "receipt", "收据"));
+
+    @TestHTTPResource("/")
+    URL site;
+
+    @ParameterizedTest(name = "{0} at {1} px")
+    @CsvSource({ "en, 1280, 900", "en, 390, 844", "zh-CN, 1280, 900", "zh-CN, 390, 844" })
+    void aNewCustomerOrdersToATypedAddressPaysAndCancelsAndEveryPageIsAccessible(String language, int width, int height) throws Exception {
+        assertThat(AXE).as("axe-core, installed by the build (npm ci in ops/a11y)").exists();
+        String axe = Files.readString(AXE);
+        Map<String, String> words = WORDS.get(language);
+        String customer = "a11y-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(customer, "customer");
+        Users.forgetAddress(customer);
+        List<String> violations = new ArrayList<>();
+
+        try (Chromium chromium = Chromium.start(true, width, height)) {
+            WebDriver browser = chromium.browser;
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+            browser.get(site + "language/" + language + "?back=/checkout");
+            wait.until(ExpectedConditions.urlContains("/login"));
+            assertThat(browser.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo(language);
+            violations.addAll(check(browser, axe, "sign-in"));
+            browser.findElement(By.id("user")).sendKeys(customer);
+            browser.findElement(By.id("password")).sendKeys(customer);
+            browser.findElement(By.cssSelector("main button[type=submit]")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.name("token")));
+
+            // Browsing the checkout uses up no order tokens: the 30th reload still shows the form with the same token.
+            String token = browser.findElement(By.name("token")).getAttribute("value");
+            for (int i = 0; i < RELOADS; i++) {
+                browser.navigate().refresh();
+                wait.until(ExpectedConditions.presenceOfElementLocated(By.name("token")));
+            }
+            assertThat(browser.findElement(By.name("token")).getAttribute("value")).isEqualTo(token);
+            violations.addAll(check(browser, axe, "checkout"));
+            if (language.equals("zh-CN") && width == 1280) {
+                chromium.screenshot("checkout-zh.png");
+            }
+
+            // Nothing chosen and no address: every mistake is listed at the top and marked beside its field.
+            browser.findElement(By.id("place-order")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".message")));
+            assertThat(browser.findElements(By.cssSelector(".mistakes a"))).hasSizeGreaterThanOrEqualTo(3);
+            violations.addAll(check(browser, axe, "checkout with mistakes"));
+
+            browser.findElement(By.id("quantity-ABC-1")).sendKeys("2");
+            browser.findElement(By.id("quantity-MUG-CELADON-350")).sendKeys("1");
+            browser.findElement(By.id("address-name")).sendKeys("Han Meimei");
+            browser.findElement(By.id("address-line1")).sendKeys("Room 5, 77 Wulumuqi Road");
+            browser.findElement(By.id("address-city")).sendKeys("Shanghai");
+            browser.findElement(By.id("address-postalCode")).sendKeys("200031");
+            new Select(browser.findElement(By.id("address-country"))).selectByValue("CN");
+            browser.findElement(By.id("address-phone")).sendKeys("+86 21 5555 0199");
+            assertThat(browser.findElement(By.id("place-order")).getText()).isEqualTo(words.get("place"));
+            browser.findElement(By.id("place-order")).click();
+            wait.until(ExpectedConditions.urlContains("/checkout/orders/"));
+            assertThat(Orders.countForToken(token)).isEqualTo(1);
+
+            String page = browser.getCurrentUrl();
+            assertThat(browser.findElement(By.id("status")).getText()).isEqualTo(words.get("status"));
+            String items = browser.findElement(By.tagName("table")).getText();
+            assertThat(items).contains("Notebook", "25.00 CNY", "Celadon mug, 350 ml", "79.00 CNY");
+            assertThat(browser.findElement(By.id("total")).getText()).isEqualTo("104.00 CNY");
+            assertThat(browser.findElement(By.id("shipping-address")).getText()).contains("Han Meimei", "Room 5, 77 Wulumuqi Road", "200031");
+            violations.addAll(check(browser, axe, "order"));
+
+            browser.findElement(By.cssSelector("form[action$='/pay'] button")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("receipt")));
+            assertThat(browser.findElement(By.id("receipt-heading")).getText()).isEqualTo(words.get("receipt"));
+            violations.addAll(check(browser, axe, "receipt"));
+
+            browser.findElement(By.cssSelector("form[action$='/cancel'] button")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("confirm-cancel")));
+            violations.addAll(check(browser, axe, "cancel confirmation"));
+            browser.findElement(By.id("confirm-cancel")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("refund")));
+            assertThat(browser.findElement(By.id("refund")).getText()).isEqualTo(words.get("refund"));
+            assertThat(browser.getCurrentUrl()).startsWith(page);
+            violations.addAll(check(browser, axe, "refund"));
+
+            browser.get(site + "checkout/orders");
+            violations.addAll(check(browser, axe, "my orders"));
+            browser.get(site + "checkout/orders/" + UUID.randomUUID());
+            violations.addAll(check(browser, axe, "order not found"));
+            browser.get(site + "checkout/nowhere");
+            violations.addAll(check(browser, axe, "page not found"));
+
+            browser.get(site + "checkout");
+            browser.findElement(By.cssSelector("nav button[type=submit]")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("signed-out")));
+            violations.addAll(check(browser, axe, "signed out"));
+
+            // The checker sees what it is there for: a field without a label is reported.
+            ((JavascriptExecutor) browser).executeScript("document.querySelector('main').insertAdjacentHTML('beforeend', '<input id=\"unlabelled\">')");
+            assertThat(check(browser, axe, "probe")).anyMatch(violation -> violation.startsWith("probe: label (critical)"));
+        }
+        assertThat(violations).as("serious or critical accessibility violations (%s, %d px)", language, width).isEmpty();
+    }
+
+    /** axe-core's serious and critical violations on the page as it is now, one line each. */
+    private static List<String> check(WebDriver browser, String axe, String page) throws IOException {
+        JavascriptExecutor script = (JavascriptExecutor) browser;
+        script.executeScript(axe);
+        String found = (String) script.executeAsyncScript("""
+                var done = arguments[arguments.length - 1];
+                axe.run(document, { resultTypes: ['violations'] }).then(function (results) { done(JSON.stringify(results.violations)); },
+                    function (error) { done(JSON.stringify([{ id: 'axe-failed', impact: 'critical', help: String(error), nodes: [] }])); });""");
+        List<String> serious = new ArrayList<>();
+        for (JsonNode violation : JSON.readTree(found)) {
+            String impact = violation.path("impact").asText();
+            if (impact.equals("serious") || impact.equals("critical")) {
+                List<String> targets = new ArrayList<>();
+                violation.path("nodes").forEach(node -> targets.add(node.path("target").toString()));
+                serious.add(page + ": " + violation.path("id").asText() + " (" + impact + "): " + violation.path("help").asText() + " " + targets);
+            }
+        }
+        return serious;
+    }
+}

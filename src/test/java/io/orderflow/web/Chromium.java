@@ -1,0 +1,63 @@
+package io.orderflow.web;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.logging.Level;
+
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/** Debian's headless Chromium driven by its chromedriver, with a fresh profile and the page's console kept for the test to read. */
+final class Chromium implements AutoCloseable {
+
+    final ChromeDriverService service;
+    final WebDriver browser;
+
+    private Chromium(ChromeDriverService service, WebDriver browser) {
+        this.service = service;
+        this.browser = browser;
+    }
+
+    /** A browser window of this width and height, with or without JavaScript. */
+    static Chromium start(boolean javascript, int width, int height) throws IOException {
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver"))
+                .usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless=new", "--no-sandbox",
+                "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--window-size=" + width + "," + height,
+                "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+        if (!javascript) {
+            options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
+        }
+        return new Chromium(service, new ChromeDriver(service, options));
+    }
+
+    /** The page as it looks now, in target/screenshots. */
+    void screenshot(String name) throws IOException {
+        Path shot = Path.of("target", "screenshots", name);
+        Files.createDirectories(shot.getParent());
+        Files.copy(((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void close() {
+        try {
+            browser.quit();
+        } finally {
+            service.stop();
+        }
+    }
+}
