@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Prints a JWT bearer token (RS256) for the API, signed with the committed DEV/TEST key pair: the dev and
-# test profiles accept it; a demo and a production deployment, which verify with their own keys, do not
-# (for a demo: JWT_PRIVATE_KEY=demo-keys/jwt-private-key.pem, the key it generated at its first start).
+# Prints a JWT bearer token (RS256) for the API. Run where a demo was started (its key directory,
+# ORDERS_DEMO_KEY_DIR, default ./demo-keys, holds the key it generated at its first start), it signs with
+# the demo's key, which that demo accepts; elsewhere with the committed DEV/TEST key, which the dev and test
+# profiles accept. A production deployment verifies with its own key. It says on stderr which key signed.
 # Usage: ops/sign-token.sh <subject> [customer|staff] [ttl-seconds, default 300, at most 3600: the service
 #   refuses tokens that live longer, smallrye.jwt.time-to-live]
 #   curl -H "Authorization: Bearer $(ops/sign-token.sh alice)" -X POST localhost:8080/orders/token
@@ -19,7 +20,14 @@ role=${2:-customer}
 ttl=${3:-300}
 issuer=${JWT_ISSUER:-https://orderflow.example/dev-issuer}
 audience=${JWT_AUDIENCE:-orders-api}
-key=${JWT_PRIVATE_KEY:-$(dirname "$0")/jwt/dev-private-key.pem}
+demo_key=${ORDERS_DEMO_KEY_DIR:-demo-keys}/jwt-private-key.pem
+if [[ -n ${JWT_PRIVATE_KEY:-} ]]; then
+  key=$JWT_PRIVATE_KEY
+elif [[ -f $demo_key ]]; then
+  key=$demo_key
+else
+  key=$(dirname "$0")/jwt/dev-private-key.pem
+fi
 
 # The values go into JSON unescaped, so only characters that need no escaping are accepted.
 [[ $subject =~ ^[A-Za-z0-9._@-]{1,255}$ ]] || usage
@@ -37,3 +45,4 @@ claims=$(printf '{"iss":"%s","aud":"%s","sub":"%s","groups":["%s"],"iat":%d,"exp
   "$issuer" "$audience" "$subject" "$role" "$now" "$((now + ttl))" "$(openssl rand -hex 16)" | base64url)
 signature=$(printf '%s.%s' "$header" "$claims" | openssl dgst -sha256 -sign "$key" -binary | base64url)
 printf '%s.%s.%s\n' "$header" "$claims" "$signature"
+echo "$0: signed with $key" >&2

@@ -89,6 +89,38 @@ class DemoKeysTest {
     }
 
     @Test
+    void theSigningScriptSignsWithTheDemosKeyWhereADemoRanAndWithTheCommittedOneElsewhere() throws Exception {
+        config("demo", true, Map.of());
+        Path script = Path.of("ops", "sign-token.sh").toAbsolutePath();
+
+        String forTheDemo = sign(script, Map.of("ORDERS_DEMO_KEY_DIR", dir.toString()));
+        String forDev = sign(script, Map.of("ORDERS_DEMO_KEY_DIR", dir.resolve("none").toString()));
+
+        assertThat(verifies(forTheDemo, dir.resolve(DemoKeys.PUBLIC_KEY_FILE))).as("the demo's key verifies its token").isTrue();
+        assertThat(verifies(forTheDemo, COMMITTED_PUBLIC_KEY)).isFalse();
+        assertThat(verifies(forDev, COMMITTED_PUBLIC_KEY)).as("the committed key verifies the token signed elsewhere").isTrue();
+    }
+
+    /** {@code ops/sign-token.sh alice}, with this environment, run from the project's directory. */
+    private static String sign(Path script, Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(script.toString(), "alice").redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().remove("JWT_PRIVATE_KEY");
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        assertThat(process.waitFor()).isZero();
+        return token;
+    }
+
+    private static boolean verifies(String token, Path publicKey) throws Exception {
+        String[] parts = token.split("\\.");
+        Signature verifier = Signature.getInstance("SHA256withRSA");
+        verifier.initVerify(KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(der(publicKey))));
+        verifier.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+        return verifier.verify(Base64.getUrlDecoder().decode(parts[2]));
+    }
+
+    @Test
     void keysTheEnvironmentSetsAreTakenAndNoneIsGenerated() throws IOException {
         Map<String, String> environment = Map.of(DemoKeys.SESSION_KEY, "an-operators-session-key-of-32-characters-at-least",
                 DemoKeys.JWT_PUBLIC_KEY, "https://idp.example/jwks", DemoKeys.SANDBOX_KEY, "sk_operators_own",
