@@ -4,6 +4,7 @@ import java.util.Map;
 
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -14,7 +15,8 @@ import io.vertx.core.http.HttpServerRequest;
 
 /**
  * Under {@code /checkout}, where people read the answers, an address that leads nowhere and a page the account may not
- * open are answered with a page in the visitor's language (404 and 403); everywhere else with the API's problem details.
+ * open are answered with a page in the visitor's language (404 and 403), and so is a backing service that fails (503);
+ * everywhere else with the API's problem details.
  */
 class PageErrors {
 
@@ -34,6 +36,15 @@ class PageErrors {
     @ServerExceptionMapper(priority = Priorities.USER - 1)
     public Response forbidden(ForbiddenException e, HttpServerRequest request) {
         return isPage(request) ? pages.page(403, "forbidden", Map.of()) : problems.forbidden(e);
+    }
+
+    /** A backing service that fails while a page is made: a page that says to try again in a moment (503), never a stack trace. */
+    @ServerExceptionMapper(priority = Priorities.USER - 1)
+    public Response unavailable(Throwable e, HttpServerRequest request) {
+        if (!isPage(request) || !ProblemMappers.isUnavailable(e)) {
+            return problems.unexpected(e);
+        }
+        return Response.fromResponse(pages.page(503, "unavailable", Map.of())).header(HttpHeaders.RETRY_AFTER, 1).build();
     }
 
     private static boolean isPage(HttpServerRequest request) {

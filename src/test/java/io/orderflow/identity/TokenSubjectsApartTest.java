@@ -8,10 +8,12 @@ import static io.orderflow.support.BearerTokens.claims;
 import static io.orderflow.support.BearerTokens.sign;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
+import io.orderflow.support.UserStoreProxy;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -34,6 +37,7 @@ import io.restassured.specification.RequestSpecification;
 @QuarkusTest
 @TestProfile(TokenSubjectsApartTest.IdentityProviderTokens.class)
 @WithTestResource(TestServers.class)
+@WithTestResource(UserStoreProxy.class)
 class TokenSubjectsApartTest {
 
     public static class IdentityProviderTokens implements QuarkusTestProfile {
@@ -42,6 +46,24 @@ class TokenSubjectsApartTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("orders.users.tokens-may-name-users", "false");
         }
+    }
+
+    @Test
+    void whileTheUserStoreIsDownNoTokenIsTakenOnTrustAndTheAnswerIs503() {
+        String alices = sign(claims("alice", "customer"), DEV_KEY);
+        String providers = sign(claims("idp-" + UUID.randomUUID().toString().substring(0, 8), "customer"), DEV_KEY);
+        UserStoreProxy.cut();
+        try {
+            // An order token needs only Redis: had the failed check let the token through, alice's would get one.
+            for (String token : new String[] { alices, providers }) {
+                bearer(token).post("/orders/token").then().statusCode(503).contentType("application/problem+json")
+                        .header("Retry-After", "1").body("code", equalTo("service-unavailable"));
+            }
+        } finally {
+            UserStoreProxy.restore();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bearer(providers).post("/orders/token").statusCode() == 201);
+        bearer(alices).post("/orders/token").then().statusCode(401);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.orderflow.support.Api.ORDER;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
+import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -20,6 +21,7 @@ import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.filter.cookie.CookieFilter;
 
 /** Redis stops and comes back empty: clients get 503 problems meanwhile, never a 500, and then carry on. */
 @QuarkusTest
@@ -27,6 +29,27 @@ import io.quarkus.test.junit.TestProfile;
 @WithTestResource(TestServers.class)
 @WithTestResource(PrivateRedis.class)
 class RedisOutageTest {
+
+    @Test
+    void whileRedisIsDownTheCheckoutSaysSoOnAPageAndAfterwardsTakesTheOrder() {
+        CookieFilter alice = new CookieFilter();
+        signIn(alice, "alice", "alice").then().statusCode(302);
+        given().filter(alice).get("/checkout").then().statusCode(200);
+
+        PrivateRedis.stopServer();
+        try {
+            // The browser's kept order token cannot be checked, nor a new one issued.
+            given().filter(alice).get("/checkout").then().statusCode(503).contentType(containsString("text/html"))
+                    .header("Retry-After", "1")
+                    .body(containsString("<h1>Please try again in a moment</h1>"))
+                    .body(not(containsString("Exception")));
+        } finally {
+            PrivateRedis.startServer();
+        }
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> given().filter(alice).get("/checkout").statusCode() == 200);
+        given().filter(alice).get("/checkout").then().body(containsString("name=\"token\""));
+    }
 
     @Test
     void whileRedisIsDownTheServiceSaysSoAndAfterwardsItWorksAgain() {

@@ -209,7 +209,8 @@ public class ProblemMappers {
         return path.toString();
     }
 
-    private static boolean isUnavailable(Throwable e) {
+    /** Whether a failure is a backing service's (PostgreSQL or Redis not answering), which is answered 503. */
+    public static boolean isUnavailable(Throwable e) {
         if (RedisErrors.isConnectionLost(e)) {
             return true;
         }
