@@ -49,8 +49,9 @@ record Cart(List<Item> items) {
             return shownPrice().multiply(BigDecimal.valueOf(count()));
         }
 
+        /** Quantity times price at the currency's scale ({@code 25.00}). */
         String subtotal() {
-            return written(amount(), currency);
+            return Money.format(amount(), currency);
         }
     }
 
@@ -105,10 +106,14 @@ record Cart(List<Item> items) {
         return new OrderRequest(currencies().get(0), lines, address);
     }
 
-    /** The total at the shown prices ({@code 25.00 CNY}); for a cart the order rules have accepted. */
+    /** The total at the shown prices ({@code 25.00}), in {@link #currency()}; for a cart the order rules have accepted. */
     String total() {
-        String currency = currencies().get(0);
-        return written(chosen().stream().map(Item::amount).reduce(BigDecimal.ZERO, BigDecimal::add), currency);
+        return Money.format(chosen().stream().map(Item::amount).reduce(BigDecimal.ZERO, BigDecimal::add), currency());
+    }
+
+    /** The one currency of the chosen items; for a cart the order rules have accepted. */
+    String currency() {
+        return currencies().get(0);
     }
 
     /** The same cart showing these prices, by sku, instead of the ones it was posted with. */
@@ -122,9 +127,6 @@ record Cart(List<Item> items) {
         return chosen().stream().map(Item::currency).distinct().sorted().toList();
     }
 
-    private static String written(BigDecimal amount, String currency) {
-        return Money.format(amount, currency) + " " + currency;
-    }
 
     private static String at(List<String> values, int index) {
         return values != null && index < values.size() && values.get(index) != null ? values.get(index) : "";

@@ -180,7 +180,7 @@ public class CheckoutPage {
                 Map<String, String> prices = changedPrices(problem);
                 Cart repriced = cart.repriced(prices);
                 Map<String, String> notices = new LinkedHashMap<>();
-                prices.forEach((sku, price) -> notices.put(sku, text.get("checkout_priceChanged", price, repriced.item(sku).orElseThrow().currency())));
+                prices.forEach((sku, price) -> notices.put(sku, text.get("checkout_priceChanged", text.amount(price, repriced.item(sku).orElseThrow().currency()))));
                 List<Stock.Shortage> shortages = problem.listed(Problem.SHORTAGES, Stock.Shortage.class);
                 shortages.forEach(item -> notices.merge(item.sku(), shortage(item),
                         (price, stock) -> text.get("checkout_priceChangedAndShort", price, stock.toLowerCase(locale.locale()))));
@@ -294,7 +294,7 @@ public class CheckoutPage {
         boolean cartOnly = feedback.errors().isEmpty() && feedback.cartError() != null;
         CheckoutForm form = new CheckoutForm(token, lines, address, feedback.addressErrors(), AddressForm.countries(locale.locale()),
                 cartOnly ? feedback.cartError() : feedback.message(), mistakes(lines, feedback), cartOnly ? null : feedback.cartError(),
-                reviewed ? cart.total() : null);
+                reviewed ? text.amount(cart.total(), cart.currency()) : null);
         return pages.checkoutForm(status, Map.of("form", form));
     }
 
@@ -308,9 +308,10 @@ public class CheckoutPage {
         return mistakes;
     }
 
-    private static CheckoutForm.Line line(Cart.Item item, String name, String description, Feedback feedback, boolean reviewed) {
+    private CheckoutForm.Line line(Cart.Item item, String name, String description, Feedback feedback, boolean reviewed) {
         return new CheckoutForm.Line(item.sku(), name, description, item.price(), item.currency(), item.quantity(),
-                feedback.errors().get(item.sku()), feedback.notices().get(item.sku()), reviewed && item.isChosen() ? item.subtotal() : null);
+                feedback.errors().get(item.sku()), feedback.notices().get(item.sku()),
+                reviewed && item.isChosen() ? text.amount(item.subtotal(), item.currency()) : null);
     }
 
     /** The active products in sku order, read page by page as the catalog lists them (staff would also see inactive ones). */

@@ -114,13 +114,14 @@ public class OrderDetailPage {
                     text.get("actor_" + step.actor()), text.get("status_" + step.from().wireName()), text.get("status_" + step.to().wireName())),
                     step.at())).toList());
             data.put("actions", actions);
+            data.put("amount", text.amount(order.totalAmount(), order.currency()));
             // A paid order's page is its receipt: what was paid and when, beside its items and where they go.
             data.put("paidAt", order.history().stream().filter(step -> step.to() == OrderStatus.PAID).map(OrderView.Step::at).findFirst()
                     .filter(paid -> order.status() != OrderStatus.CANCELLED).orElse(null));
             data.put("shipment", order.shipment() == null ? null : order.shipment().reference() == null ? text.get("order_shipment_requested")
                     : text.get("order_shipment_accepted", order.shipment().reference()));
             data.put("refund", order.refund() == null ? null : text.get("order_refund_" + order.refund().state(),
-                    text.get("amount", order.refund().amount(), order.refund().currency()), Objects.requireNonNullElse(order.refund().reason(), "")));
+                    text.amount(order.refund().amount(), order.refund().currency()), Objects.requireNonNullElse(order.refund().reason(), "")));
             data.put("commandId", UUID.randomUUID().toString());
             data.put("paymentMethods", paymentConfig.offeredMethods().size() < 2 ? List.of() : paymentConfig.offeredMethods().stream()
                     .map(method -> new PaymentChoice(method, paymentConfig.methodNames().getOrDefault(method, method))).toList());

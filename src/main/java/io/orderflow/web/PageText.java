@@ -1,6 +1,9 @@
 package io.orderflow.web;
 
+import java.math.BigDecimal;
 import java.text.MessageFormat;
+import java.text.NumberFormat;
+import java.util.Currency;
 import java.util.Locale;
 import java.util.MissingResourceException;
 import java.util.ResourceBundle;
@@ -28,6 +31,31 @@ public class PageText {
     /** The key's words in the current page's language. */
     public String get(String key, Object... arguments) {
         return of(locale.locale(), key, arguments);
+    }
+
+    /** An amount ({@code "25.00"}) in a currency, as the current page's language writes money. */
+    public String amount(String amount, String currency) {
+        return amount(locale.locale(), amount, currency);
+    }
+
+    /**
+     * "25.00 CNY" in English, the shop's way for every currency; in Chinese as the locale writes money ("¥25.00",
+     * "US$25.00"), with the currency's minor digits.
+     */
+    static String amount(Locale language, String amount, String currency) {
+        if (!language.getLanguage().equals(Locale.CHINESE.getLanguage())) {
+            return amount + " " + currency;
+        }
+        try {
+            NumberFormat money = NumberFormat.getCurrencyInstance(language);
+            Currency unit = Currency.getInstance(currency);
+            money.setCurrency(unit);
+            money.setMinimumFractionDigits(Math.max(unit.getDefaultFractionDigits(), 0));
+            money.setMaximumFractionDigits(Math.max(unit.getDefaultFractionDigits(), 0));
+            return money.format(new BigDecimal(amount));
+        } catch (IllegalArgumentException notAnAmount) {
+            return amount + " " + currency;
+        }
     }
 
     public String get(Phrase phrase) {

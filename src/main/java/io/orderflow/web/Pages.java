@@ -35,7 +35,8 @@ import io.quarkus.qute.Variant;
  * and time zone ({@link PageLocale}). The Qute engine is used as a library: the Quarkus extension needs a dev-mode
  * artifact this build cannot get, so its message bundles are stood in for by the {@code msg} namespace
  * ({@link PageText}): {@code {msg:checkout_title}}, {@code {msg:order_title(order.orderNumber)}}, and
- * {@code {msg:named('status', order.status.wireName)}} for the key {@code status_paid}.
+ * {@code {msg:named('status', order.status.wireName)}} for the key {@code status_paid}, and
+ * {@code {msg:amount(order.totalAmount, order.currency)}} for money as the language writes it ({@link PageText#amount}).
  * Templates write an instant for people as {@code {order.createdAt.readable}}: "30 Nov 2026, 10:05 UTC" or
  * "2026年11月30日 18:05 GMT+8", and a form's CSRF token as {@code {csrf.parameterName}} and {@code {csrf.token}}
  * (read only by pages with a form).
@@ -89,6 +90,9 @@ public class Pages {
             Object[] values = arguments.stream().map(CompletableFuture::join).toArray();
             if (context.getName().equals("named")) {
                 return PageText.of(language, values[0] + "_" + values[1]);
+            }
+            if (context.getName().equals("amount")) {
+                return PageText.amount(language, String.valueOf(values[0]), String.valueOf(values[1]));
             }
             return PageText.of(language, context.getName(), values);
         });

@@ -26,7 +26,19 @@
     return places === 0 ? digits : digits.slice(0, -places) + '.' + digits.slice(-places);
   }
 
-  // Like the server's review: "25.00 CNY", one sum per currency if the cart mixes them; the page gives the words.
+  var LANGUAGE = document.documentElement.lang;
+
+  // Money as the page's language writes it, like the server: "25.00 CNY" in English, "¥25.00" in Chinese.
+  function money(amount, currency) {
+    if (LANGUAGE.indexOf('zh') !== 0 || typeof Intl === 'undefined') {
+      return amount + ' ' + currency;
+    }
+    var places = amount.indexOf('.') < 0 ? 0 : amount.length - amount.indexOf('.') - 1;
+    return new Intl.NumberFormat(LANGUAGE, { style: 'currency', currency: currency, minimumFractionDigits: places,
+      maximumFractionDigits: places }).format(Number(amount));
+  }
+
+  // Like the server's review, one sum per currency if the cart mixes them; the page gives the words.
   function total() {
     var sums = {};
     for (var i = 0; i < quantities.length; i++) {
@@ -47,7 +59,7 @@
       return output.dataset.nothing;
     }
     return currencies.map(function (currency) {
-      return written(sums[currency].minor, sums[currency].places) + ' ' + currency;
+      return money(written(sums[currency].minor, sums[currency].places), currency);
     }).join(' + ');
   }
 

@@ -49,8 +49,10 @@ class AccessibleCheckoutTest {
 
     /** What the pages say in each language, where the test reads them. */
     private static final Map<String, Map<String, String>> WORDS = Map.of(
-            "en", Map.of("place", "Place order", "status", "Created", "refund", "Your refund of 104.00 CNY has been made.", "receipt", "Receipt"),
-            "zh-CN", Map.of("place", "提交订单", "status", "待付款", "refund", "您的退款 104.00 CNY 已退回。", "receipt", "收据"));
+            "en", Map.of("place", "Place order", "status", "Created", "refund", "Your refund of 104.00 CNY has been made.", "receipt", "Receipt",
+                    "notebooks", "25.00 CNY", "mug", "79.00 CNY", "total", "104.00 CNY", "live", "104.00 CNY"),
+            "zh-CN", Map.of("place", "提交订单", "status", "待付款", "refund", "您的退款 ¥104.00 已退回。", "receipt", "收据",
+                    "notebooks", "¥25.00", "mug", "¥79.00", "total", "¥104.00", "live", "¥104.00"));
 
     @TestHTTPResource("/")
     URL site;
@@ -103,6 +105,7 @@ class AccessibleCheckoutTest {
             browser.findElement(By.id("address-city")).sendKeys("Shanghai");
             browser.findElement(By.id("address-postalCode")).sendKeys("200031");
             new Select(browser.findElement(By.id("address-country"))).selectByValue("CN");
+            wait.until(ExpectedConditions.textToBe(By.id("cart-total"), words.get("live")));
             browser.findElement(By.id("address-phone")).sendKeys("+86 21 5555 0199");
             assertThat(browser.findElement(By.id("place-order")).getText()).isEqualTo(words.get("place"));
             browser.findElement(By.id("place-order")).click();
@@ -112,8 +115,8 @@ class AccessibleCheckoutTest {
             String page = browser.getCurrentUrl();
             assertThat(browser.findElement(By.id("status")).getText()).isEqualTo(words.get("status"));
             String items = browser.findElement(By.tagName("table")).getText();
-            assertThat(items).contains("Notebook", "25.00 CNY", "Celadon mug, 350 ml", "79.00 CNY");
-            assertThat(browser.findElement(By.id("total")).getText()).isEqualTo("104.00 CNY");
+            assertThat(items).contains("Notebook", words.get("notebooks"), "Celadon mug, 350 ml", words.get("mug"));
+            assertThat(browser.findElement(By.id("total")).getText()).isEqualTo(words.get("total"));
             assertThat(browser.findElement(By.id("shipping-address")).getText()).contains("Han Meimei", "Room 5, 77 Wulumuqi Road", "200031");
             violations.addAll(check(browser, axe, "order"));
 

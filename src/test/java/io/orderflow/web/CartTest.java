@@ -38,7 +38,8 @@ class CartTest {
         assertThat(cart.itemErrors()).isEmpty();
         assertThat(cart.cartError()).isNull();
         assertThat(cart.request(null)).isEqualTo(new OrderRequest("CNY", List.of(new OrderRequest.Item("A-1", 2, new BigDecimal("12.50")))));
-        assertThat(cart.total()).isEqualTo("25.00 CNY");
+        assertThat(cart.total()).isEqualTo("25.00");
+        assertThat(cart.currency()).isEqualTo("CNY");
     }
 
     @Test
@@ -81,6 +82,6 @@ class CartTest {
         Cart repriced = posted("A-1", "2", "12.50", "CNY", "B-2", "1", "3.00", "CNY").repriced(Map.of("A-1", "13.00"));
 
         assertThat(repriced.item("A-1")).contains(new Cart.Item("A-1", "2", "13.00", "CNY"));
-        assertThat(repriced.total()).isEqualTo("29.00 CNY");
+        assertThat(repriced.total()).isEqualTo("29.00");
     }
 }

@@ -106,7 +106,7 @@ class PageLanguageTest {
 
         given().filter(cookies).cookie("tz", "Asia/Shanghai").get(page).then().statusCode(200)
                 .body(containsString("<span class=\"status\" id=\"status\">待付款</span>"))
-                .body(containsString("<span id=\"total\">25.00 CNY</span>"))
+                .body(containsString("<span id=\"total\">¥25.00</span>"))
                 .body(containsString("<td>Notebook</td><td class=\"amount\">2</td>"))
                 .body(containsString("中国<br>+86 21 5555 0199"))
                 .body(matchesPattern("(?s).*<li>创建于 <time datetime=\"[^\"]+\">\\d{4}年\\d{1,2}月\\d{1,2}日 \\d{2}:\\d{2} GMT\\+8</time></li>.*"))
