@@ -20,6 +20,9 @@ import org.openqa.selenium.logging.LoggingPreferences;
 /** Debian's headless Chromium driven by its chromedriver, with a fresh profile and the page's console kept for the test to read. */
 final class Chromium implements AutoCloseable {
 
+    /** The narrowest window headless Chromium draws. */
+    private static final int MIN_WINDOW_WIDTH = 500;
+
     final ChromeDriverService service;
     final WebDriver browser;
 
@@ -28,7 +31,7 @@ final class Chromium implements AutoCloseable {
         this.browser = browser;
     }
 
-    /** A browser window of this width and height, with or without JavaScript. */
+    /** A browser whose pages are this wide and high (a phone's, emulated, below 500 px), with or without JavaScript. */
     static Chromium start(boolean javascript, int width, int height) throws IOException {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver"))
                 .usingAnyFreePort().build();
@@ -39,6 +42,10 @@ final class Chromium implements AutoCloseable {
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+        if (width < MIN_WINDOW_WIDTH) {
+            // A window is never narrower than 500 px: a phone's width is the emulated device's viewport.
+            options.setExperimentalOption("mobileEmulation", Map.of("deviceMetrics", Map.of("width", width, "height", height, "pixelRatio", 1.0)));
+        }
         if (!javascript) {
             options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
         }
