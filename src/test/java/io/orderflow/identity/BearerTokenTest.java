@@ -18,7 +18,6 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
@@ -26,12 +25,12 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 
 import io.orderflow.support.Orders;
+import io.orderflow.support.BearerTokens;
 import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -185,12 +184,12 @@ class BearerTokenTest {
 
     @Test
     void theSigningScriptsTokenIsAccepted() throws IOException, InterruptedException {
-        String bearer = run("ops/sign-token.sh", "alice", "customer", "120");
+        String bearer = BearerTokens.fromScript("alice", "customer", "120");
 
         String placed = placeWith(bearer, bearer(bearer).post("/orders/token").then().statusCode(201).extract().path("token"));
         assertThat(owner(placed)).isEqualTo("alice");
 
-        String staff = run("ops/sign-token.sh", "ops", "staff");
+        String staff = BearerTokens.fromScript("ops", "staff");
         String id = newOrder("alice");
         act("alice", id, "pay").then().statusCode(200);
         bearer(staff).post("/orders/{id}/ship", id).then().statusCode(200).body("status", equalTo("shipped"));
@@ -225,14 +224,4 @@ class BearerTokenTest {
         }
     }
 
-    private static String run(String... command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-        // The committed key, also in a checkout where a demo once ran and left its own.
-        builder.environment().put("JWT_PRIVATE_KEY", "ops/jwt/dev-private-key.pem");
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).isZero();
-        return output;
-    }
 }

@@ -10,11 +10,13 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -75,5 +77,22 @@ public final class BearerTokens {
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * A token signed by {@code ops/sign-token.sh} with these arguments, with the committed key, also in a checkout
+     * where a demo once ran and left its own.
+     */
+    public static String fromScript(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("ops/sign-token.sh"));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().put("JWT_PRIVATE_KEY", "ops/jwt/dev-private-key.pem");
+        Process process = builder.start();
+        String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IllegalStateException("ops/sign-token.sh " + String.join(" ", arguments) + " failed");
+        }
+        return token;
     }
 }

@@ -11,10 +11,8 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -22,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.support.Orders;
+import io.orderflow.support.BearerTokens;
 import io.orderflow.support.TestServers;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.WithTestResource;
@@ -102,7 +101,7 @@ class CrossSiteApiTest {
     @Test
     void aBearerTokenIsServedEvenWithEverySignOfAnotherSite() throws IOException, InterruptedException {
         String id = newOrder("alice");
-        String bearer = signToken("alice", "customer");
+        String bearer = BearerTokens.fromScript("alice", "customer");
 
         hostile(given().header("Authorization", "Bearer " + bearer)).post("/orders/{id}/cancel", id)
                 .then().statusCode(200).body("status", equalTo("cancelled"));
@@ -129,7 +128,7 @@ class CrossSiteApiTest {
 
         // The same calls from an API client reach the endpoint, which finds no such dead letter.
         as("ops").post("/outbox/dead-letters/{id}/retry", Long.MAX_VALUE).then().statusCode(404).body("code", equalTo("not-found"));
-        hostile(given().header("Authorization", "Bearer " + signToken("ops", "staff"))).post("/outbox/dead-letters/{id}/retry", Long.MAX_VALUE)
+        hostile(given().header("Authorization", "Bearer " + BearerTokens.fromScript("ops", "staff"))).post("/outbox/dead-letters/{id}/retry", Long.MAX_VALUE)
                 .then().statusCode(404).body("code", equalTo("not-found"));
     }
 
@@ -184,12 +183,4 @@ class CrossSiteApiTest {
         return redis.sortedSet(String.class).zcard(keys.ofPrincipal("alice", "tokens-outstanding"));
     }
 
-    /** A bearer token signed as ops/sign-token.sh signs them. */
-    private static String signToken(String subject, String role) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("ops/sign-token.sh", subject, role).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).isZero();
-        return token;
-    }
 }

@@ -69,6 +69,8 @@ final class Deployment implements AutoCloseable {
     private Map<String, String> environment(boolean relay) {
         Map<String, String> environment = new HashMap<>();
         environment.put("QUARKUS_PROFILE", "demo");
+        // Its instances share the keys the demo generates, kept out of the project's own demo-keys.
+        environment.put("ORDERS_DEMO_KEY_DIR", "target/faults-demo-keys");
         // Every instance calls the sandboxes (its own, or another's behind a proxy) with the same secret key.
         environment.put("ORDERS_SANDBOX_API_KEY", SANDBOX_KEY);
         // The proof's staff requests sign in as ops/ops, on a deployment no one else reaches.
