@@ -74,7 +74,8 @@ public class OrderResource {
     @APIResponse(responseCode = "409", description = "`price-changed` (items: the current prices) or `out-of-stock` (items: sku, requested, "
             + "available), both leaving the token usable; `order-token-in-use` or `idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "410", description = "`order-token-invalid`: unknown, expired or not yours; take a new one")
-    @APIResponse(responseCode = "422", description = "`order-token-reused` or `idempotency-key-reused` with another body")
+    @APIResponse(responseCode = "422", description = "`order-token-reused` or `idempotency-key-reused` with another body; `shipping-address-missing`: "
+            + "no shippingAddress and none saved for the customer")
     public Response create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
             OrderRequest request) {
         return OrderResponses.created(orders.create(Caller.of(identity), token, request));
