@@ -53,6 +53,7 @@ public class MyOrdersPage {
     private Response page(int status, OrderPage shown, String message) {
         Map<String, Object> data = new HashMap<>();
         data.put("orders", shown);
+        data.put("staff", Caller.of(identity).staff());
         data.put("message", message);
         return pages.page(status, "orders", data);
     }

@@ -109,6 +109,7 @@ public class OrderDetailPage {
                     .toList();
             Map<String, Object> data = new HashMap<>();
             data.put("order", order);
+            data.put("staff", Caller.of(identity).staff());
             data.put("countryName", order.shippingAddress() == null ? "" : AddressForm.countryName(order.shippingAddress().country(), locale.locale()));
             data.put("history", order.history().stream().map(step -> new Step(text.get("order_history_step", text.get("event_" + step.event()),
                     text.get("actor_" + step.actor()), text.get("status_" + step.from().wireName()), text.get("status_" + step.to().wireName())),

@@ -160,6 +160,19 @@ class WebCheckoutTest {
     }
 
     @Test
+    void staffSeeWhoOrderedOnTheOrdersPagesAndCustomersAreNotToldTheirOwnName() {
+        String page = placeNotebook(browser("alice"));
+        Browser ops = browser("ops");
+
+        ops.get(page).then().statusCode(200).body(containsString("<p id=\"customer\">Customer: alice</p>"));
+        ops.get("/checkout/orders").then().statusCode(200).body(containsString("<th>Customer</th>"))
+                .body(containsString("<td class=\"customer\">alice</td>"));
+        Browser alice = browser("alice");
+        alice.get(page).then().statusCode(200).body(not(containsString("id=\"customer\"")));
+        alice.get("/checkout/orders").then().statusCode(200).body(not(containsString("<th>Customer</th>")));
+    }
+
+    @Test
     void aWrongPasswordShowsTheSignInFormAgain() {
         signIn(new CookieFilter(), "alice", "nope").then().statusCode(302).header("Location", containsString("/login?error=true"));
     }
