@@ -8,14 +8,20 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.logging.Level;
 
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** Debian's headless Chromium driven by its chromedriver, with a fresh profile and the page's console kept for the test to read. */
 final class Chromium implements AutoCloseable {
@@ -50,6 +56,23 @@ final class Chromium implements AutoCloseable {
             options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
         }
         return new Chromium(service, new ChromeDriver(service, options));
+    }
+
+    /**
+     * Waits until the page holding {@code element} has been replaced by the next one; if it never is, fails with what the
+     * browser shows and logged, so that a page that did not change says why.
+     */
+    void awaitNextPage(WebDriverWait wait, WebElement element) {
+        try {
+            wait.until(ExpectedConditions.stalenessOf(element));
+        } catch (TimeoutException stayed) {
+            Object state = ((JavascriptExecutor) browser).executeScript("""
+                    return { readyState: document.readyState, focused: document.activeElement && document.activeElement.outerHTML.slice(0, 200),
+                        said: Array.from(document.querySelectorAll('.message, .error')).map(e => e.textContent.trim()),
+                        buttons: Array.from(document.querySelectorAll('button')).map(b => b.textContent.trim() + (b.disabled ? ' (disabled)' : '')) };""");
+            throw new AssertionError("still on " + browser.getCurrentUrl() + " " + state + ", console: "
+                    + browser.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage).toList(), stayed);
+        }
     }
 
     /** The page as it looks now, in target/screenshots. */
