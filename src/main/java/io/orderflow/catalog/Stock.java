@@ -8,38 +8,32 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
-import org.hibernate.Session;
-
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 
 /**
- * Stock held for orders, changed in the caller's transaction. Each change is one guarded conditional
- * UPDATE per product, made in sku order, so that concurrent orders lock the rows in the same order
- * and never deadlock. PostgreSQL decides: the guards see committed reservations of other orders, and
- * the table's CHECK keeps on hand from going below reserved or zero whatever happens here.
+ * Stock held for orders, changed in the caller's transaction. An order reserves its lines in the statement
+ * that stores it (the order package's); releases and shipments are one guarded conditional UPDATE per product
+ * here. Every change locks the rows in sku order, so that concurrent orders never deadlock. PostgreSQL decides:
+ * the guards see committed reservations of other orders, and the table's CHECK keeps on hand from going below
+ * reserved or zero whatever happens here.
  */
 @ApplicationScoped
 public class Stock {
 
-    private static final String RESERVE = """
-            UPDATE products SET reserved = reserved + :quantity, updated_at = now()
-            WHERE sku = :sku AND active AND on_hand - reserved >= :quantity""";
     private static final String RELEASE = """
             UPDATE products SET reserved = reserved - :quantity, updated_at = now()
             WHERE sku = :sku AND reserved >= :quantity""";
     private static final String SHIP = """
             UPDATE products SET on_hand = on_hand - :quantity, reserved = reserved - :quantity, updated_at = now()
             WHERE sku = :sku AND reserved >= :quantity""";
-    private static final String PRODUCTS = "from Product where sku in :skus";
     /** What an order may still reserve: nothing of an inactive product. */
     private static final String AVAILABLE = """
             SELECT sku, CASE WHEN active THEN on_hand - reserved ELSE 0 END FROM products WHERE sku IN (:skus)""";
@@ -59,42 +53,18 @@ public class Stock {
     }
 
     /**
-     * The products with these skus as they are now, whatever their state; a sku without a product is
-     * absent. Read them before reserving: the objects do not follow later changes by this class's SQL.
+     * The answer to an order whose reservation fell short (the order's statement reserves its lines, all or none):
+     * a 409 {@code out-of-stock} naming every short item with what is available now.
      */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public Map<String, Product> products(Collection<String> skus) {
-        if (skus.isEmpty()) {
-            return Map.of();
-        }
-        // setParameterList, as setParameter would first try the collection as one value, and throw and catch on each call.
-        return db.unwrap(Session.class).createSelectionQuery(PRODUCTS, Product.class).setParameterList("skus", skus).getResultStream()
-                .collect(Collectors.toMap(product -> product.sku, Function.identity()));
-    }
-
-    /**
-     * Reserves every line, or nothing: a line that is short (not enough available, or the product is
-     * inactive or unknown) ends in a 409 {@code out-of-stock} naming every short item, and the caller's
-     * transaction rolls back with what was reserved before it.
-     */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public void reserve(List<StockLine> lines) {
-        SortedMap<String, Integer> wanted = merged(lines);
-        List<String> shortSkus = new ArrayList<>();
-        wanted.forEach((sku, quantity) -> {
-            if (change(RESERVE, sku, quantity) == 0) {
-                shortSkus.add(sku);
-            }
-        });
-        if (!shortSkus.isEmpty()) {
-            throw outOfStock(shortSkus, wanted);
-        }
+    public ProblemException shortOf(List<String> skus, Map<String, Integer> wanted) {
+        Map<String, Integer> available = available(skus);
+        return outOfStock(skus.stream().map(sku -> new Shortage(sku, wanted.get(sku), available.getOrDefault(sku, 0))).toList());
     }
 
     /**
      * Refuses at once, with a 409 {@code out-of-stock}, lines that these products as just read cannot
      * supply: once a flash sale has sold out, a latecomer costs one read instead of an insert and a wait
-     * for the product's row. No lock is taken; {@link #reserve} still decides for the lines that pass.
+     * for the product's row. No lock is taken; the order's guarded reservation still decides for the lines that pass.
      */
     public void requireAvailable(Map<String, Product> products, List<StockLine> lines) {
         List<Shortage> shortages = shortages(products, lines);
@@ -134,7 +104,7 @@ public class Stock {
     }
 
     /** One quantity per sku, in sku order: the order in which every caller locks the rows. */
-    static SortedMap<String, Integer> merged(List<StockLine> lines) {
+    public static SortedMap<String, Integer> merged(List<StockLine> lines) {
         SortedMap<String, Integer> merged = new TreeMap<>();
         for (StockLine line : lines) {
             if (line.quantity() <= 0) {
@@ -153,11 +123,6 @@ public class Stock {
         if (change(update, sku, quantity) == 0) {
             throw new IllegalStateException("Cannot " + what + " " + quantity + " of " + sku + ": less than that is reserved");
         }
-    }
-
-    private ProblemException outOfStock(List<String> skus, Map<String, Integer> wanted) {
-        Map<String, Integer> available = available(skus);
-        return outOfStock(skus.stream().map(sku -> new Shortage(sku, wanted.get(sku), available.getOrDefault(sku, 0))).toList());
     }
 
     /** What orders may still reserve of these products, by sku: nothing of an inactive one. */

@@ -1,6 +1,5 @@
 package io.orderflow.customer;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,17 +13,13 @@ import io.orderflow.shared.StoredJson;
 
 /**
  * Each customer's shipping address: the one their last order named, used for an order that names none.
- * Customers are users or bearer tokens' subjects, so the table is keyed by the name alone.
+ * Customers are users or bearer tokens' subjects, so the table is keyed by the name alone. An order keeps the
+ * address it names in the statement that stores it (the order package's).
  */
 @ApplicationScoped
 public class AddressStore {
 
     private static final String FIND = "SELECT CAST(address AS text) FROM customer_addresses WHERE customer = :customer";
-    // Rewritten only when it changed: a customer who orders to the same address again writes nothing.
-    private static final String SAVE = """
-            INSERT INTO customer_addresses (customer, address, updated_at) VALUES (:customer, CAST(:address AS jsonb), :at)
-            ON CONFLICT (customer) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at
-            WHERE customer_addresses.address IS DISTINCT FROM excluded.address""";
 
     private final EntityManager db;
     private final StoredJson json;
@@ -38,13 +33,6 @@ public class AddressStore {
     public Optional<ShippingAddress> saved(String customer) {
         List<?> rows = db.createNativeQuery(FIND).setParameter("customer", customer).getResultList();
         return rows.stream().findFirst().map(row -> read((String) row));
-    }
-
-    /** Keeps the address as the customer's, in the caller's transaction (the order's that names it). */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public void save(String customer, ShippingAddress address) {
-        db.createNativeQuery(SAVE).setParameter("customer", customer).setParameter("address", write(address))
-                .setParameter("at", Instant.now()).executeUpdate();
     }
 
     /** The address as JSON, as orders and shipment requests store it. */

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.transaction.Transactional;
 
 import io.orderflow.catalog.Product;
 import io.orderflow.catalog.Stock;
@@ -37,9 +36,8 @@ class OrderPricing {
     public record PricedOrder(String currency, List<OrderLine> lines, BigDecimal total) {
     }
 
-    @Transactional(Transactional.TxType.MANDATORY)
-    public PricedOrder price(Caller caller, NewOrder request) {
-        Map<String, Product> products = stock.products(request.lines().stream().map(NewOrder.Line::sku).toList());
+    /** Prices the request from its products as just read (by sku; a sku without a product is absent). */
+    public PricedOrder price(Caller caller, NewOrder request, Map<String, Product> products) {
         List<FieldError> notForSale = new ArrayList<>();
         Map<String, String> changed = new LinkedHashMap<>();
         List<OrderLine> lines = new ArrayList<>();

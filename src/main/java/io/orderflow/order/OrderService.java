@@ -11,10 +11,8 @@ import jakarta.transaction.Transactional;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.catalog.Stock;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
-import io.orderflow.customer.AddressStore;
 import io.orderflow.customer.ShippingAddress;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.idempotency.PendingKeyClaim;
@@ -41,24 +39,20 @@ public class OrderService {
     private final OrderTokens tokens;
     private final OrderStore store;
     private final OrderPricing pricing;
-    private final Stock stock;
     private final StockPrecheck precheck;
     private final IdempotencyRecords keys;
     private final PendingKeyClaim pendingKey;
-    private final AddressStore addresses;
     private final MeterRegistry metrics;
 
-    public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing, Stock stock,
-            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, AddressStore addresses, MeterRegistry metrics) {
+    public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing,
+            StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, MeterRegistry metrics) {
         this.requests = requests;
         this.tokens = tokens;
         this.store = store;
         this.pricing = pricing;
-        this.stock = stock;
         this.precheck = precheck;
         this.keys = keys;
         this.pendingKey = pendingKey;
-        this.addresses = addresses;
         this.metrics = metrics;
     }
 
@@ -136,31 +130,31 @@ public class OrderService {
     }
 
     /**
-     * Prices the order from the catalog, inserts it, keeps the answer of the request's Idempotency-Key
-     * and reserves its stock, in one transaction: a price that changed, a token already used, a key kept
-     * already or stock that ran out leaves nothing behind. The stock comes last: a product's row stays
-     * locked until the commit, and a flash sale's orders queue on it.
+     * Reads what the order needs (its products, the customer's saved address, its number), prices it, then stores it
+     * with everything it writes and reserves its stock in one statement, and keeps the answer of the request's
+     * Idempotency-Key, in one transaction: a price that changed, a token already used, a key kept already or stock
+     * that ran out leaves nothing behind. A product's row stays locked from the reservation to the commit, so a flash
+     * sale's orders queue on it for as short a time as can be.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     OrderStore.Stored place(Caller caller, String tokenHash, NewOrder request) {
-        ShippingAddress address = shippingAddress(caller, request);
-        OrderPricing.PricedOrder priced = pricing.price(caller, request);
-        OrderStore.Stored created = store.insert(caller, tokenHash, request.fingerprint().value(), priced, address);
+        OrderStore.Inputs inputs = store.inputs(caller, request.lines().stream().map(NewOrder.Line::sku).toList());
+        ShippingAddress address = shippingAddress(request, inputs.savedAddress());
+        OrderPricing.PricedOrder priced = pricing.price(caller, request, inputs.products());
+        // The address the request names becomes the customer's saved one.
+        boolean keepAddress = !inputs.savedAddress().filter(address::equals).isPresent();
+        OrderStore.Stored created = store.insert(caller, tokenHash, request.fingerprint().value(), priced, address, keepAddress,
+                inputs.orderNumber());
         keys.keepWithEffect(OrderResponses.created(new Creation(created, false)));
-        stock.reserve(priced.lines().stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
         return created;
     }
 
-    /**
-     * The address the request names, which becomes the customer's saved one, or else the saved one: an order
-     * is never placed without knowing where it goes.
-     */
-    private ShippingAddress shippingAddress(Caller caller, NewOrder request) {
+    /** The address the request names, or else the saved one: an order is never placed without knowing where it goes. */
+    private static ShippingAddress shippingAddress(NewOrder request, Optional<ShippingAddress> saved) {
         if (request.address() != null) {
-            addresses.save(caller.name(), request.address());
             return request.address();
         }
-        return addresses.saved(caller.name()).orElseThrow(() -> new ProblemException(Problem.of(ProblemCode.SHIPPING_ADDRESS_MISSING,
+        return saved.orElseThrow(() -> new ProblemException(Problem.of(ProblemCode.SHIPPING_ADDRESS_MISSING,
                 "This order names no shippingAddress and you have no saved address: send one with the order; it is then kept for your next orders.")));
     }
 

@@ -4,9 +4,13 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +25,9 @@ import org.hibernate.id.uuid.UuidVersion7Strategy;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.orderflow.catalog.Product;
+import io.orderflow.catalog.Stock;
+import io.orderflow.catalog.StockLine;
 import io.orderflow.customer.AddressStore;
 import io.orderflow.customer.ShippingAddress;
 import io.orderflow.lifecycle.OrderStatus;
@@ -35,14 +42,30 @@ class OrderStore {
 
     /** The token made an order already (orders), or it was used or refused for this customer (order_tokens). */
     private static final Set<String> TOKEN_CONSTRAINTS = Set.of("uq_orders_token_hash", "pk_order_tokens");
-    // The order, its items and its created event, in one round trip.
+    // Everything placing an order reads, in one round trip: its products as they are now (a sku without one has
+    // nulls), the customer's saved address and the order's number, taken once per statement.
+    private static final String INPUTS = """
+            SELECT line.sku, p.name, p.price, p.currency, p.active, p.on_hand, p.reserved,
+                (SELECT CAST(address AS text) FROM customer_addresses WHERE customer = :customer),
+                (SELECT nextval('order_number_seq'))
+            FROM unnest(CAST(:skus AS varchar[])) AS line (sku) LEFT JOIN products p ON p.sku = line.sku""";
+    // Everything placing an order writes, in one round trip: the order, its items, its created event, its token's
+    // row with the answer its creation gives, the address it names as the customer's (when that changed), and the
+    // reservation of its stock. The reservation is the guarded conditional UPDATE (nothing of an inactive product,
+    // never more than is available, rechecked on the newest row after waiting for a lock); the rows are locked in
+    // sku order first, so that orders naming the same products in any order never deadlock. The order's and its
+    // token's rows are inserted before any product is locked (the locking waits for the token's row): a refusal of
+    // the token by a retry waits for them rather than for a flash sale's queue, and then replays the order. The statement answers
+    // the positions (from 1) of the wanted skus it reserved: fewer than the order wants, and the caller rolls it all
+    // back. Positions rather than skus: pgjdbc sends a statement whose rows have no bounded size after a round trip
+    // of its own.
     private static final String CREATE = """
             WITH stored AS (
-                INSERT INTO orders (id, customer, token_hash, request_fingerprint, status, currency, total_amount, version,
-                    stock_reserved, created_at, updated_at, pay_by, shipping_address)
-                VALUES (:id, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at, :payBy,
-                    CAST(:address AS jsonb))
-                RETURNING id, order_number),
+                INSERT INTO orders (id, order_number, customer, token_hash, request_fingerprint, status, currency, total_amount,
+                    version, stock_reserved, created_at, updated_at, pay_by, shipping_address)
+                VALUES (:id, :orderNumber, :customer, :tokenHash, :fingerprint, 'created', :currency, :total, 0, true, :at, :at,
+                    :payBy, CAST(:address AS jsonb))
+                RETURNING id),
             items AS (
                 INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price, name)
                 SELECT stored.id, item.line_no - 1, item.sku, item.quantity, item.unit_price, item.name
@@ -50,11 +73,26 @@ class OrderStore {
                     CAST(:names AS varchar[])) WITH ORDINALITY AS item (sku, quantity, unit_price, name, line_no)),
             event AS (
                 INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
-                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM stored)
-            SELECT order_number FROM stored""";
-    // The token's row with the answer its order's creation gives, which needs the order's number first.
-    private static final String KEEP_TOKEN = """
-            INSERT INTO order_tokens (customer, token_hash, order_id, answer) VALUES (:customer, :tokenHash, :orderId, :answer)""";
+                SELECT :eventKind, stored.id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM stored),
+            token AS (
+                INSERT INTO order_tokens (customer, token_hash, order_id, answer) SELECT :customer, :tokenHash, stored.id, :answer FROM stored
+                RETURNING order_id),
+            address AS (
+                INSERT INTO customer_addresses (customer, address, updated_at)
+                SELECT :customer, CAST(:address AS jsonb), :at WHERE CAST(:keepAddress AS boolean)
+                ON CONFLICT (customer) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at
+                WHERE customer_addresses.address IS DISTINCT FROM excluded.address),
+            wanted AS (
+                SELECT * FROM unnest(CAST(:wantedSkus AS varchar[]), CAST(:wantedQuantities AS int[])) AS line (sku, quantity)),
+            locked AS (
+                SELECT p.sku FROM products p JOIN wanted ON wanted.sku = p.sku WHERE EXISTS (SELECT 1 FROM token)
+                ORDER BY p.sku FOR UPDATE OF p),
+            reserved AS (
+                UPDATE products p SET reserved = p.reserved + wanted.quantity, updated_at = now()
+                FROM wanted, locked, stored
+                WHERE p.sku = wanted.sku AND locked.sku = p.sku AND p.active AND p.on_hand - p.reserved >= wanted.quantity
+                RETURNING p.sku)
+            SELECT CAST(array_position(CAST(:wantedSkus AS varchar[]), sku) AS int) FROM reserved""";
     private static final String BY_TOKEN = """
             SELECT o.id, o.customer, o.request_fingerprint, t.answer FROM orders o
             LEFT JOIN order_tokens t ON t.customer = o.customer AND t.token_hash = o.token_hash
@@ -70,16 +108,18 @@ class OrderStore {
     private final OrderMapper views;
     private final ObjectMapper json;
     private final AddressStore addresses;
+    private final Stock stock;
     /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
     private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, ObjectMapper json, AddressStore addresses,
+    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, ObjectMapper json, AddressStore addresses, Stock stock,
             @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;
         this.json = json;
         this.addresses = addresses;
+        this.stock = stock;
         this.paymentDeadline = paymentDeadline;
     }
 
@@ -91,18 +131,55 @@ class OrderStore {
     }
 
     /**
-     * Inserts the order for a token with its items and its created event, then its token's row with the
-     * answer of the creation, in the caller's transaction (the one that prices it and reserves its stock).
-     * Inserting and letting the unique keys refuse a second order, or an order after a refusal, is what
-     * makes creation exactly-once and a 410 final, whatever Redis remembers.
+     * What placing an order reads before it writes: the products it names as they are now (by sku; a sku without a
+     * product is absent), the customer's saved address, and the number the order will have.
+     */
+    public record Inputs(Map<String, Product> products, Optional<ShippingAddress> savedAddress, long orderNumber) {
+    }
+
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Inputs inputs(Caller caller, Collection<String> skus) {
+        List<?> rows = db.createNativeQuery(INPUTS).setParameter("customer", caller.name())
+                .setParameter("skus", skus.stream().distinct().toArray(String[]::new)).getResultList();
+        Map<String, Product> products = new HashMap<>();
+        Optional<ShippingAddress> saved = Optional.empty();
+        long orderNumber = 0;
+        for (Object row : rows) {
+            Object[] columns = (Object[]) row;
+            if (columns[1] != null) {
+                Product product = new Product();
+                product.sku = (String) columns[0];
+                product.name = (String) columns[1];
+                product.price = (BigDecimal) columns[2];
+                product.currency = (String) columns[3];
+                product.active = (Boolean) columns[4];
+                product.onHand = ((Number) columns[5]).intValue();
+                product.reserved = ((Number) columns[6]).intValue();
+                products.put(product.sku, product);
+            }
+            saved = Optional.ofNullable((String) columns[7]).map(addresses::read);
+            orderNumber = ((Number) columns[8]).longValue();
+        }
+        return new Inputs(products, saved, orderNumber);
+    }
+
+    /**
+     * Inserts the order for a token with its items, its created event and its token's row with the answer of the
+     * creation, keeps the address as the customer's when {@code keepAddress}, and reserves its stock, in one
+     * statement of the caller's transaction (the one that read its inputs). Inserting and letting the unique keys
+     * refuse a second order, or an order after a refusal, is what makes creation exactly-once and a 410 final,
+     * whatever Redis remembers.
      *
      * @throws DuplicateOrderTokenException when the token already produced an order or was refused
+     * @throws io.orderflow.shared.problem.ProblemException 409 {@code out-of-stock} when a line could not be reserved
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public Stored insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced, ShippingAddress address) {
+    public Stored insert(Caller caller, String tokenHash, String fingerprint, OrderPricing.PricedOrder priced, ShippingAddress address,
+            boolean keepAddress, long orderNumber) {
         // The order as the statement stores it; never attached to the session, only rendered.
         Order order = new Order();
         order.id = UuidVersion7Strategy.INSTANCE.generateUuid(null);
+        order.orderNumber = orderNumber;
         order.customer = caller.name();
         order.status = OrderStatus.CREATED;
         order.currency = priced.currency();
@@ -114,30 +191,39 @@ class OrderStore {
         order.items.addAll(priced.lines());
         order.shippingAddress = address;
         OrderEventMessage event = OrderEventMessage.of(OrderStatusChanged.of(order, null, null));
+        String answer = render(views.asCreated(order, caller));
+        SortedMap<String, Integer> wanted = Stock.merged(order.items.stream().map(line -> new StockLine(line.sku, line.quantity)).toList());
+        List<?> reserved;
         try {
-            order.orderNumber = ((Number) db.createNativeQuery(CREATE)
-                    .setParameter("id", order.id).setParameter("customer", order.customer).setParameter("tokenHash", tokenHash)
-                    .setParameter("fingerprint", fingerprint).setParameter("currency", order.currency)
+            reserved = db.createNativeQuery(CREATE)
+                    .setParameter("id", order.id).setParameter("orderNumber", orderNumber).setParameter("customer", order.customer)
+                    .setParameter("tokenHash", tokenHash).setParameter("fingerprint", fingerprint).setParameter("currency", order.currency)
                     .setParameter("total", order.totalAmount).setParameter("at", order.createdAt)
                     .setParameter("payBy", order.payBy).setParameter("address", addresses.write(address))
+                    .setParameter("keepAddress", keepAddress)
                     .setParameter("skus", order.items.stream().map(line -> line.sku).toArray(String[]::new))
                     .setParameter("quantities", order.items.stream().map(line -> line.quantity).toArray(Integer[]::new))
                     .setParameter("unitPrices", order.items.stream().map(line -> line.unitPrice).toArray(BigDecimal[]::new))
                     .setParameter("names", order.items.stream().map(line -> line.name).toArray(String[]::new))
                     .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", event.key())
                     .setParameter("eventPayload", outbox.payloadOf(event)).setParameter("traceParent", outbox.traceParent())
-                    .getSingleResult()).longValue();
-            String answer = render(views.asCreated(order, caller));
-            db.createNativeQuery(KEEP_TOKEN).setParameter("customer", order.customer).setParameter("tokenHash", tokenHash)
-                    .setParameter("orderId", order.id).setParameter("answer", answer).executeUpdate();
-            outbox.written(OrderEventMessage.KIND, order.createdAt);
-            return new Stored(order.id, order.customer, fingerprint, answer);
+                    .setParameter("answer", answer)
+                    .setParameter("wantedSkus", wanted.keySet().toArray(String[]::new))
+                    .setParameter("wantedQuantities", wanted.values().toArray(Integer[]::new))
+                    .getResultList();
         } catch (PersistenceException e) {
             if (violatesTokenConstraint(e)) {
                 throw new DuplicateOrderTokenException(e);
             }
             throw e;
         }
+        if (reserved.size() < wanted.size()) {
+            List<String> skus = List.copyOf(wanted.keySet());
+            List<String> shortSkus = skus.stream().filter(sku -> !reserved.contains(skus.indexOf(sku) + 1)).toList();
+            throw stock.shortOf(shortSkus, wanted);
+        }
+        outbox.written(OrderEventMessage.KIND, order.createdAt);
+        return new Stored(order.id, order.customer, fingerprint, answer);
     }
 
     private String render(OrderView view) {

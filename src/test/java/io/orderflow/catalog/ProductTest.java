@@ -7,6 +7,8 @@ import static io.orderflow.catalog.TestCatalog.onHand;
 import static io.orderflow.catalog.TestCatalog.productJson;
 import static io.orderflow.catalog.TestCatalog.productRows;
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.Api.newToken;
+import static io.orderflow.support.Api.placeOrder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -24,7 +26,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -33,8 +34,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.orderflow.support.Orders;
+import io.orderflow.support.Products;
 import io.orderflow.support.TestServers;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -50,9 +51,6 @@ import io.restassured.specification.RequestSpecification;
 class ProductTest {
 
     private static final String PROBLEM = "application/problem+json";
-
-    @Inject
-    Stock stock;
 
     // ---------------------------------------------------------------- reading
 
@@ -243,7 +241,7 @@ class ProductTest {
     @Test
     void onHandNeverFallsBelowWhatIsReserved() {
         String sku = newProduct(10);
-        QuarkusTransaction.requiringNew().run(() -> stock.reserve(List.of(new StockLine(sku, 4))));
+        placeOrder("bob", newToken("bob"), Products.orderOf(sku, 4)).then().statusCode(201);
 
         adjust("ops", sku, -7, "stocktake").then()
                 .statusCode(409)

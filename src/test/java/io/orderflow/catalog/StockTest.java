@@ -8,23 +8,24 @@ import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
-import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import io.orderflow.catalog.TestCatalog.Levels;
-import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.support.Orders;
 import io.orderflow.support.Parallel;
 import io.orderflow.support.TestServers;
@@ -38,6 +39,7 @@ import io.restassured.response.Response;
 @WithTestResource(TestServers.class)
 class StockTest {
 
+    private static final String CUSTOMER = "bob";
     /** What order creation does once it reserves: marks the order as holding a reservation. */
     private static final String MARK_UNRESERVED = "UPDATE orders SET stock_reserved = false WHERE id = :id";
 
@@ -47,39 +49,21 @@ class StockTest {
     @Inject
     EntityManager db;
 
-    @Test
-    void theProductsOfSomeSkusAreReadInAnyState() {
-        String active = newProduct(10);
-        String withdrawn = newProduct(4, false);
-
-        Map<String, Product> found = QuarkusTransaction.requiringNew().call(() -> stock.products(List.of(active, withdrawn, "NO-SUCH-SKU")));
-
-        assertThat(found).containsOnlyKeys(active, withdrawn);
-        Product product = found.get(active);
-        assertThat(product.name).isEqualTo("Jasmine tea");
-        assertThat(product.price).isEqualByComparingTo(new BigDecimal(PRICE));
-        assertThat(product.currency).isEqualTo("CNY");
-        assertThat(product.active).isTrue();
-        assertThat(product.onHand).isEqualTo(10);
-        assertThat(product.reserved).isZero();
-        assertThat(found.get(withdrawn).active).isFalse();
-    }
+    // ---------------------------------------------------------------- orders reserve their lines
 
     @Test
     void aReservationIsAllOrNoneAndNamesEveryShortItem() {
         String plenty = newProduct(10);
         String scarce = newProduct(1);
-        String withdrawn = newProduct(5, false);
+        String gone = newProduct(1);
 
-        ProblemException refused = catchThrowableOfType(() -> reserve(
-                new StockLine(plenty, 2), new StockLine(scarce, 2), new StockLine(withdrawn, 1)), ProblemException.class);
+        order(new StockLine(plenty, 2), new StockLine(scarce, 2), new StockLine(gone, 3)).then()
+                .statusCode(409)
+                .body("code", equalTo("out-of-stock"))
+                .body("detail", containsString(scarce + " (2 requested, 1 available)"))
+                .body("detail", containsString(gone + " (3 requested, 1 available)"))
+                .body("items.sku", containsInAnyOrder(scarce, gone));
 
-        assertThat(refused.problem().status()).isEqualTo(409);
-        assertThat(refused.problem().code()).isEqualTo("out-of-stock");
-        assertThat(refused.problem().detail()).contains(scarce + " (2 requested, 1 available)", withdrawn + " (1 requested, 0 available)");
-        assertThat(refused.problem().members().get("items"))
-                .asInstanceOf(InstanceOfAssertFactories.LIST)
-                .containsExactlyInAnyOrder(new Stock.Shortage(scarce, 2, 1), new Stock.Shortage(withdrawn, 1, 0));
         assertThat(levels(plenty)).isEqualTo(new Levels(10, 0));
         assertThat(levels(scarce)).isEqualTo(new Levels(1, 0));
     }
@@ -88,45 +72,48 @@ class StockTest {
     void linesOfOneSkuAreReservedTogether() {
         String sku = newProduct(5);
 
-        ProblemException refused = catchThrowableOfType(() -> reserve(new StockLine(sku, 3), new StockLine(sku, 3)), ProblemException.class);
-        assertThat(refused.problem().members().get("items")).isEqualTo(List.of(new Stock.Shortage(sku, 6, 5)));
+        order(new StockLine(sku, 3), new StockLine(sku, 3)).then()
+                .statusCode(409)
+                .body("items", hasSize(1))
+                .body("items[0].sku", equalTo(sku))
+                .body("items[0].requested", equalTo(6))
+                .body("items[0].available", equalTo(5));
 
-        reserve(new StockLine(sku, 2), new StockLine(sku, 3));
+        order(new StockLine(sku, 2), new StockLine(sku, 3)).then().statusCode(201);
         assertThat(levels(sku)).isEqualTo(new Levels(5, 5));
     }
 
+    /** Each of the 16 sees units left when it reads; the guarded reservation in the order's statement decides. */
     @Test
-    void sixteenConcurrentReservationsOfTenUnitsReserveExactlyTen() {
+    void sixteenConcurrentOrdersOfTenUnitsReserveExactlyTen() {
         String sku = newProduct(10);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            tokens.add(newToken(CUSTOMER));
+        }
 
-        List<Boolean> reservedOne = Parallel.run(16, () -> {
-            try {
-                reserve(new StockLine(sku, 1));
-                return true;
-            } catch (ProblemException e) {
-                return false;
-            }
-        });
+        List<Response> answers = Parallel.run(tokens.stream().<Callable<Response>>map(token -> () -> order(token, new StockLine(sku, 1))).toList());
 
-        assertThat(reservedOne).filteredOn(Boolean::booleanValue).hasSize(10);
+        assertThat(answers).extracting(Response::statusCode).containsOnly(201, 409);
+        assertThat(answers).filteredOn(answer -> answer.statusCode() == 201).hasSize(10);
+        assertThat(answers).filteredOn(answer -> answer.statusCode() == 409).extracting(answer -> answer.path("code")).containsOnly("out-of-stock");
         assertThat(levels(sku)).isEqualTo(new Levels(10, 10));
+        assertThat(Orders.value("SELECT count(*) FROM order_items WHERE sku = ?", sku)).isEqualTo("10");
     }
 
     @Test
     void concurrentOrdersListingTheSameSkusInOppositeOrderDoNotDeadlock() {
         String first = newProduct(100);
         String second = newProduct(100);
-        List<Callable<Boolean>> orders = new ArrayList<>();
+        List<Callable<Response>> orders = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            List<StockLine> lines = i % 2 == 0 ? List.of(new StockLine(first, 1), new StockLine(second, 1))
-                    : List.of(new StockLine(second, 1), new StockLine(first, 1));
-            orders.add(() -> {
-                reserve(lines.toArray(StockLine[]::new));
-                return true;
-            });
+            StockLine[] lines = i % 2 == 0 ? new StockLine[] { new StockLine(first, 1), new StockLine(second, 1) }
+                    : new StockLine[] { new StockLine(second, 1), new StockLine(first, 1) };
+            String token = newToken(CUSTOMER);
+            orders.add(() -> order(token, lines));
         }
 
-        assertThat(Parallel.run(orders)).containsOnly(true);
+        assertThat(Parallel.run(orders)).extracting(Response::statusCode).containsOnly(201);
         assertThat(levels(first)).isEqualTo(new Levels(100, 16));
         assertThat(levels(second)).isEqualTo(new Levels(100, 16));
     }
@@ -235,8 +222,20 @@ class StockTest {
 
     // ---------------------------------------------------------------- helpers
 
-    private void reserve(StockLine... lines) {
-        inTransaction(() -> stock.reserve(List.of(lines)));
+    /** Reserves the lines by placing an order of them. */
+    private static void reserve(StockLine... lines) {
+        order(lines).then().statusCode(201);
+    }
+
+    private static Response order(StockLine... lines) {
+        return order(newToken(CUSTOMER), lines);
+    }
+
+    /** POST /orders of these lines at the current price, by a customer with a saved address. */
+    private static Response order(String token, StockLine... lines) {
+        String items = Arrays.stream(lines).map(line -> """
+                {"sku":"%s","quantity":%d}""".formatted(line.sku(), line.quantity())).collect(Collectors.joining(","));
+        return placeOrder(CUSTOMER, token, "{\"currency\":\"CNY\",\"items\":[" + items + "]}");
     }
 
     private static void inTransaction(Runnable work) {
