@@ -91,8 +91,14 @@ class OrderEvents implements BatchOutboxHandler {
                 .description("How long the oldest order event not yet published has waited; 0 when none waits"));
     }
 
-    /** A transition's events, in one statement; a creation's is written by the statement that stores the order. */
+    /**
+     * A batch's events, in one statement; a creation's and a request's transition's are written by the statement that
+     * stores the order or moves it.
+     */
     void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
+        if (changes.eventsStored()) {
+            return;
+        }
         outbox.enqueueAll(KIND, changes.all().stream().map(OrderEventMessage::of)
                 .map(event -> new OutboxWriter.Message(event.orderId(), event.key(), event)).toList());
     }

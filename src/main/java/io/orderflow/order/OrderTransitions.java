@@ -25,6 +25,7 @@ import io.orderflow.lifecycle.Actor;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
+import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
@@ -45,6 +46,8 @@ public class OrderTransitions {
     // The guarded UPDATE of every transition, with its history rows, for one order or a batch. Paying also
     // needs the order's successful charge, recorded in the same transaction: no path pays an order without one.
     // Shipping starts the delivery deadline; every new state starts its deadline, if any, with no failed firing.
+    // A request's one order has its event written here too; a batch's are written by the events' observer.
+    // It answers the ids alone: pgjdbc sends a statement whose rows have no bounded size after a round trip of its own.
     private static final String MOVE = """
             WITH moved AS (
                 UPDATE orders SET status = :to, version = version + 1, updated_at = :at,
@@ -52,26 +55,35 @@ public class OrderTransitions {
                 WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN (:sources)
                     AND (NOT CAST(:needsCharge AS boolean)
                         OR EXISTS (SELECT 1 FROM payments WHERE payments.order_id = orders.id AND payments.status = 'SUCCESS'))
-                RETURNING id, customer, total_amount, currency),
+                RETURNING id),
             history AS (
                 INSERT INTO order_history (order_id, from_status, to_status, event, at, actor, command_id)
-                SELECT id, :from, :to, :event, :at, :actor, CAST(:commandId AS varchar) FROM moved)
-            SELECT id, customer, total_amount, currency FROM moved""";
+                SELECT id, :from, :to, :event, :at, :actor, CAST(:commandId AS varchar) FROM moved),
+            event AS (
+                INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
+                SELECT :eventKind, id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM moved
+                WHERE :eventKey <> '')
+            SELECT id FROM moved""";
+    private static final String SNAPSHOT = "SELECT id, customer, status, total_amount, currency FROM orders WHERE id = :id";
+    /** What the events of orders moved by a batch tell of them. */
+    private static final String MOVED_ORDERS = "SELECT id, customer, total_amount, currency FROM orders WHERE id = ANY(CAST(:ids AS uuid[]))";
 
     private final EntityManager db;
     private final Lifecycle lifecycle;
     private final OrderMapper views;
     private final Event<OrderStatusChanges> changes;
     private final IdempotencyRecords keys;
+    private final OutboxWriter outbox;
     private final MeterRegistry metrics;
     /** A shipped order not delivered within this long is confirmed delivered; the deadline package fires it at deliverBy. */
     private final Duration deliveryConfirmAfter;
 
     public OrderTransitions(EntityManager db, Lifecycle lifecycle, OrderMapper views, Event<OrderStatusChanges> changes, IdempotencyRecords keys,
-            MeterRegistry metrics, @ConfigProperty(name = "orders.delivery-confirm-after", defaultValue = "14D") Duration deliveryConfirmAfter) {
+            OutboxWriter outbox, MeterRegistry metrics, @ConfigProperty(name = "orders.delivery-confirm-after", defaultValue = "14D") Duration deliveryConfirmAfter) {
         this.deliveryConfirmAfter = deliveryConfirmAfter;
         this.db = db;
         this.keys = keys;
+        this.outbox = outbox;
         this.lifecycle = lifecycle;
         this.views = views;
         this.changes = changes;
@@ -88,11 +100,22 @@ public class OrderTransitions {
 
     /**
      * The order, if the caller may see it (else 404) and may ever fire the event (else 403); for
-     * work that must happen before the transition, such as charging for it.
+     * work that must happen before the transition, such as charging for it. One read: outside a
+     * transaction it runs alone, without a commit's round trip.
      */
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public Snapshot check(Caller caller, UUID id, OrderEvent event) {
-        return Snapshot.of(permitted(caller, Order.<Order>findByIdOptional(id), event));
+        // Columns, not the entity: outside a transaction the request's persistence context lives on, and would answer a
+        // second look (a pay looking again) with the order as it first read it.
+        Snapshot order = db.unwrap(Session.class).createNativeQuery(SNAPSHOT, Object[].class)
+                .addScalar("id", UUID.class).addScalar("customer", String.class).addScalar("status", String.class)
+                .addScalar("total_amount", BigDecimal.class).addScalar("currency", String.class)
+                .setParameter("id", id).getResultList().stream()
+                .map(row -> new Snapshot((UUID) row[0], (String) row[1], OrderStatus.fromWireName((String) row[2]), (BigDecimal) row[3],
+                        (String) row[4]))
+                .filter(found -> caller.maySee(found.customer())).findFirst().orElseThrow(OrderService::notFound);
+        requirePermitted(caller, order.customer(), event);
+        return order;
     }
 
     /** The order after the event, and whether the event had happened before (a replay). */
@@ -110,7 +133,7 @@ public class OrderTransitions {
         // The row lock makes the status and version read here the ones the UPDATE below starts from.
         Order order = permitted(caller, Order.<Order>find(LOCKED, id).withLock(LockModeType.PESSIMISTIC_WRITE).singleResultOptional(), event);
         Instant now = now();
-        if (moved(List.of(id), order.status, event, caller.name(), commandId, now) == 1) {
+        if (moved(List.of(id), order.status, event, caller.name(), commandId, now, order) == 1) {
             count(event, "applied");
             return answered(new Outcome(after(order, event, now, caller), false));
         }
@@ -158,7 +181,7 @@ public class OrderTransitions {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public int fire(List<UUID> ids, OrderStatus from, OrderEvent event) {
-        int applied = moved(ids, from, event, SYSTEM, null, now());
+        int applied = moved(ids, from, event, SYSTEM, null, now(), null);
         count(event, "applied", applied);
         count(event, "rejected", ids.size() - applied);
         return applied;
@@ -167,26 +190,42 @@ public class OrderTransitions {
     /**
      * The guarded UPDATE from {@code from}, the history rows, and the changes for the observers that
      * record follow-up work in the same transaction; returns how many orders the guard let through.
+     * {@code known} is the one order a request moves, as it read it locked: its event is written by the same
+     * statement. A batch's orders are read after the UPDATE, and the events' observer writes their events.
      */
-    private int moved(List<UUID> ids, OrderStatus from, OrderEvent event, String actor, String commandId, Instant now) {
+    private int moved(List<UUID> ids, OrderStatus from, OrderEvent event, String actor, String commandId, Instant now, Order known) {
         OrderStatus to = lifecycle.targetOf(event);
+        OrderStatusChanged change = known == null ? null
+                : new OrderStatusChanged(known.id, known.customer, from, to, event, known.totalAmount, known.currency, now);
+        OrderEventMessage message = change == null ? null : OrderEventMessage.of(change);
         // Typed up front: left to itself, Hibernate works out each column's type from the result set's metadata on every run.
-        List<Object[]> rows = db.unwrap(Session.class).createNativeQuery(MOVE, Object[].class)
-                .addScalar("id", UUID.class).addScalar("customer", String.class).addScalar("total_amount", BigDecimal.class)
-                .addScalar("currency", String.class)
+        List<UUID> moved = db.unwrap(Session.class).createNativeQuery(MOVE, UUID.class).addScalar("id", UUID.class)
                 .setParameter("ids", ids.stream().map(UUID::toString).toArray(String[]::new))
                 .setParameterList("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
                 .setParameter("needsCharge", event == OrderEvent.PAY)
                 .setParameter("from", from.wireName()).setParameter("to", to.wireName()).setParameter("event", event.wireName())
                 .setParameter("at", now).setParameter("deliverBy", deliverBy(to, now), StandardBasicTypes.INSTANT)
                 .setParameter("actor", actor).setParameter("commandId", commandId)
+                .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", message == null ? "" : message.key())
+                .setParameter("eventPayload", message == null ? "" : outbox.payloadOf(message))
+                .setParameter("traceParent", outbox.traceParent())
                 .getResultList();
-        if (!rows.isEmpty()) {
-            changes.fire(new OrderStatusChanges(event, to, rows.stream()
-                    .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], (String) row[3], now))
-                    .toList()));
+        if (moved.isEmpty()) {
+            return 0;
         }
-        return rows.size();
+        if (change != null) {
+            outbox.written(OrderEventMessage.KIND, now);
+            changes.fire(new OrderStatusChanges(event, to, List.of(change), true));
+        } else {
+            changes.fire(new OrderStatusChanges(event, to, db.unwrap(Session.class).createNativeQuery(MOVED_ORDERS, Object[].class)
+                    .addScalar("id", UUID.class).addScalar("customer", String.class).addScalar("total_amount", BigDecimal.class)
+                    .addScalar("currency", String.class)
+                    .setParameter("ids", moved.stream().map(UUID::toString).toArray(String[]::new))
+                    .getResultList().stream()
+                    .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], (String) row[3], now))
+                    .toList(), false));
+        }
+        return moved.size();
     }
 
     /** The time a transition records, at the database's precision, so that the answer shows what was stored. */
@@ -196,12 +235,16 @@ public class OrderTransitions {
 
     private Order permitted(Caller caller, Optional<Order> found, OrderEvent event) {
         Order order = found.filter(candidate -> caller.maySee(candidate.customer)).orElseThrow(OrderService::notFound);
-        Set<Actor> actors = OrderMapper.actors(caller, order.customer);
+        requirePermitted(caller, order.customer, event);
+        return order;
+    }
+
+    private void requirePermitted(Caller caller, String customer, OrderEvent event) {
+        Set<Actor> actors = OrderMapper.actors(caller, customer);
         if (!lifecycle.permits(actors, event)) {
             count(event, "forbidden");
             throw new ProblemException(Problem.of(ProblemCode.FORBIDDEN, "You may not " + event.wireName() + " this order."));
         }
-        return order;
     }
 
     private void count(OrderEvent event, String outcome) {

@@ -114,8 +114,11 @@ public class PaymentService {
         }
     }
 
-    /** The order as the caller may pay it and, while it is created, its payment claimed: one transaction. */
-    @Transactional
+    /**
+     * The order as the caller may pay it and, while it is created, its payment claimed. No transaction around both:
+     * the order's read takes no lock, so one would hold nothing; the claim decides by itself, and an order cancelled
+     * between the read and the charge is met by the transition after it, which gives the charge back.
+     */
     Claiming claim(Caller caller, UUID orderId, String method) {
         OrderTransitions.Snapshot order = transitions.check(caller, orderId, OrderEvent.PAY);
         return new Claiming(order, order.status() == OrderStatus.CREATED

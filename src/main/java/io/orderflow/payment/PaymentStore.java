@@ -2,6 +2,7 @@ package io.orderflow.payment;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -13,6 +14,8 @@ import jakarta.transaction.Transactional;
 
 import org.hibernate.Session;
 import org.hibernate.query.NativeQuery;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Payment attempts. Only one request or job talks to the provider about an attempt at a time: it
@@ -31,7 +34,7 @@ class PaymentStore {
             VALUES (:key, :orderId, :attempt, :amount, :currency, :method, 'PROCESSING', :channel,
                 :claim, :until, :now, :until, :now, :now)
             ON CONFLICT DO NOTHING
-            RETURNING\s""" + CLAIM_COLUMNS;
+            RETURNING id""";
     /** A charger re-sends an attempt whose holder is gone; the horizon counts from this send. */
     private static final String TAKE_OVER_TO_SEND = """
             UPDATE payments SET claim_id = :claim, claimed_until = :until, next_check_at = :until, sent_at = :now, updated_at = :now
@@ -89,15 +92,20 @@ class PaymentStore {
      * out (it is re-sent under the same key, with what it was first sent with). Empty when another
      * request holds the open attempt or the order's charge succeeded.
      */
-    @Transactional
+    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<PaymentClaim> claimToCharge(UUID orderId, BigDecimal amount, String currency, String paymentMethod) {
         Instant now = Instant.now();
-        // Most orders are paid at the first attempt: it is inserted without a look first. Any attempt of the
-        // order conflicts with it (a first one exists whenever any does), and the look below decides.
+        // Most orders are paid at the first attempt: it is inserted without a look first, one statement that needs
+        // no transaction of its own (no BEGIN and COMMIT to wait for). Any attempt of the order conflicts with it (a
+        // first one exists whenever any does), and the look that follows decides, locked, in a transaction.
         Optional<PaymentClaim> first = newAttempt(orderId, 1, amount, currency, paymentMethod, now);
         if (first.isPresent()) {
             return first;
         }
+        return QuarkusTransaction.joiningExisting().call(() -> laterAttempt(orderId, amount, currency, paymentMethod, now));
+    }
+
+    private Optional<PaymentClaim> laterAttempt(UUID orderId, BigDecimal amount, String currency, String paymentMethod, Instant now) {
         Optional<Object[]> latest = withRows(LATEST_FOR_UPDATE).addScalar("id", Long.class).addScalar("attempt", Integer.class)
                 .addScalar("status", String.class).setParameter("orderId", orderId).getResultList().stream().findFirst();
         String status = latest.map(row -> (String) row[2]).orElse(Payment.Status.FAILURE.name());
@@ -113,9 +121,17 @@ class PaymentStore {
     /** Inserts and claims the order's attempt number {@code attempt}; empty when the order has it already. */
     private Optional<PaymentClaim> newAttempt(UUID orderId, int attempt, BigDecimal amount, String currency, String paymentMethod,
             Instant now) {
-        return claim(claiming(INSERT_ATTEMPT).setParameter("key", Payment.keyFor(orderId, attempt)).setParameter("orderId", orderId)
+        // The claim is what this statement wrote: only the row's id comes back, as a row of bounded size costs pgjdbc
+        // no round trip of its own before the statement.
+        String key = Payment.keyFor(orderId, attempt);
+        UUID claimId = UUID.randomUUID();
+        List<?> ids = db.createNativeQuery(INSERT_ATTEMPT).setParameter("key", key).setParameter("orderId", orderId)
                 .setParameter("attempt", attempt).setParameter("amount", amount).setParameter("currency", currency)
-                .setParameter("method", paymentMethod).setParameter("channel", config.channel()), now);
+                .setParameter("method", paymentMethod).setParameter("channel", config.channel())
+                .setParameter("claim", claimId).setParameter("until", now.plus(config.lease())).setParameter("now", now)
+                .getResultList();
+        return ids.stream().findFirst()
+                .map(id -> new PaymentClaim(((Number) id).longValue(), orderId, attempt, key, amount, currency, paymentMethod, claimId, now.truncatedTo(ChronoUnit.MICROS)));
     }
 
     /** Claims an open attempt whose holder is gone and whose next check is due, for recovery to ask about it. */

@@ -5,17 +5,20 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * {@link TestServers} reached through {@link RoundTrips} proxies, with the app's pollers off, so that the trips counted
- * while a request runs are the request's own.
+ * {@link TestServers} reached through {@link RoundTrips} proxies, with the providers in a process of their own
+ * ({@link FakeProviders}, as in production) and the app's pollers off, so that the trips counted while a request runs
+ * are the request's own.
  */
 public class CountedServers extends TestServers {
 
     private static RoundTrips postgres;
     private static RoundTrips redis;
+    private final FakeProviders providers = new FakeProviders();
 
     @Override
     public Map<String, String> start() {
         Map<String, String> config = new HashMap<>(super.start());
+        config.putAll(providers.start());
         URI server = URI.create(POSTGRES_URL.substring("jdbc:".length()));
         postgres = RoundTrips.to(RoundTrips.Protocol.POSTGRES, server.getPort());
         redis = RoundTrips.to(RoundTrips.Protocol.REDIS, REDIS_PORT);
@@ -32,6 +35,7 @@ public class CountedServers extends TestServers {
     public void stop() {
         postgres.close();
         redis.close();
+        providers.stop();
         super.stop();
     }
 

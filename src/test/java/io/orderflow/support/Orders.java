@@ -43,7 +43,8 @@ public final class Orders {
 
     /** The first column of the first row of a query with string parameters, or null. */
     public static String value(String sql, String... parameters) {
-        return values(sql, parameters).stream().findFirst().orElse(null);
+        List<String> rows = values(sql, parameters);
+        return rows.isEmpty() ? null : rows.get(0);
     }
 
     /** The first column of every row of a query with string parameters. */

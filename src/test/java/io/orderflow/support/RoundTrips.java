@@ -74,8 +74,13 @@ public final class RoundTrips implements AutoCloseable {
 
     private void accept() {
         while (!listener.isClosed()) {
+            Socket client;
             try {
-                Socket client = listener.accept();
+                client = listener.accept();
+            } catch (IOException closed) {
+                return;
+            }
+            try {
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);
@@ -86,8 +91,10 @@ public final class RoundTrips implements AutoCloseable {
                 Connection connection = new Connection();
                 pump(client.getInputStream(), server.getOutputStream(), connection::sent);
                 pump(server.getInputStream(), client.getOutputStream(), (bytes, length) -> connection.answered.set(true));
-            } catch (IOException closed) {
-                return;
+            } catch (IOException unreachable) {
+                // This client is turned away, as the server would have; the next one is served.
+                System.err.println("round-trips: port " + targetPort + " did not answer: " + unreachable);
+                closeQuietly(client);
             }
         }
     }
@@ -129,8 +136,15 @@ public final class RoundTrips implements AutoCloseable {
                     trip = trips.size() - 1;
                 }
             }
-            pending.write(buffer, 0, length);
-            String carried = protocol == Protocol.POSTGRES ? postgresMessages() : redisCommands(buffer, length);
+            String carried;
+            try {
+                pending.write(buffer, 0, length);
+                carried = protocol == Protocol.POSTGRES ? postgresMessages() : redisCommands(buffer, length);
+            } catch (RuntimeException unreadable) {
+                // Naming is for the reader only: the bytes are forwarded whatever they hold.
+                pending.reset();
+                carried = "unreadable: " + unreadable;
+            }
             if (!carried.isEmpty()) {
                 synchronized (trips) {
                     String sofar = trips.get(trip);
@@ -248,13 +262,15 @@ public final class RoundTrips implements AutoCloseable {
             // closing anyway
         }
         synchronized (sockets) {
-            for (Socket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // closing anyway
-                }
-            }
+            sockets.forEach(RoundTrips::closeQuietly);
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
         }
     }
 }

@@ -66,6 +66,19 @@ class RoundTripBudgetTest {
         });
     }
 
+    /**
+     * The payment's claim, then, after the provider's answer, one transaction for the charge, the guarded transition
+     * with its history and event, and the key's answer. The provider answers from WireMock.
+     */
+    @Test
+    void aPayIsAtMostEightTripsToPostgres() {
+        within("POST /orders/{id}/pay", 8, 1, () -> {
+            String id = Api.newOrder("alice");
+            return () -> as("alice").header("Idempotency-Key", "pay-" + id).contentType(ContentType.JSON)
+                    .body("{\"paymentMethod\":\"pm_card_visa\"}").post("/orders/{id}/pay", id).then().statusCode(200);
+        });
+    }
+
     @Test
     void aSignedInReadOfAnOrderIsOneTrip() {
         String id = Api.newOrder("alice");
