@@ -11,7 +11,6 @@ import java.util.stream.IntStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.TransactionPhase;
 
 import io.micrometer.core.instrument.Gauge;
 import io.opentelemetry.api.trace.Span;
@@ -19,11 +18,9 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.orderflow.order.OrderEventMessage;
-import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.outbox.BatchOutboxHandler;
 import io.orderflow.outbox.OutboxBacklog;
 import io.orderflow.outbox.OutboxMessage;
-import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.metrics.AppGauges;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.tracing.TraceParents;
@@ -35,9 +32,9 @@ import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * Order events (created, paid, shipped, delivered, cancelled) leave through the outbox, written in
- * the transaction of the change, and are published over the transport orders.events.transport names: by
- * default to Redis Streams, a whole batch in one round trip per stream (here), or to a Kafka topic
+ * Order events (created, paid, shipped, delivered, cancelled) leave through the outbox, written by the
+ * statement that makes the change (the order package's), and are published over the transport
+ * orders.events.transport names: by default to Redis Streams, a whole batch in one round trip per stream (here), or to a Kafka topic
  * ({@link KafkaOrderEvents}). An order's events all go to one of orders.events.streams streams, chosen by its id, so
  * that they keep their order while many orders spread over the streams (and over a cluster's slots).
  * Delivery is at least once; each event carries an id by which consumers drop repeats.
@@ -53,7 +50,6 @@ class OrderEvents implements BatchOutboxHandler {
     /** The span of one event's publication, a child of the span that wrote the event. */
     static final String PUBLISH_SPAN = "order-event publish";
 
-    private final OutboxWriter outbox;
     private final Redis redis;
     private final RedisKeys keys;
     private final String maxLength;
@@ -65,9 +61,8 @@ class OrderEvents implements BatchOutboxHandler {
     private final boolean onKafka;
     private final KafkaOrderEvents kafka;
 
-    public OrderEvents(OutboxWriter outbox, OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config, Tracer tracer,
+    public OrderEvents(OutboxBacklog outboxBacklog, Redis redis, RedisKeys keys, EventsConfig config, Tracer tracer,
             KafkaOrderEvents kafka) {
-        this.outbox = outbox;
         this.onKafka = config.transport() == EventsConfig.Transport.KAFKA;
         this.kafka = kafka;
         this.tracer = tracer;
@@ -89,18 +84,6 @@ class OrderEvents implements BatchOutboxHandler {
         gauges.register(Gauge.builder("orders.events.lag", outboxBacklog, backlog -> backlog.pending(KIND).oldestAgeSeconds(Instant.now()))
                 .baseUnit("seconds")
                 .description("How long the oldest order event not yet published has waited; 0 when none waits"));
-    }
-
-    /**
-     * A batch's events, in one statement; a creation's and a request's transition's are written by the statement that
-     * stores the order or moves it.
-     */
-    void record(@Observes(during = TransactionPhase.IN_PROGRESS) OrderStatusChanges changes) {
-        if (changes.eventsStored()) {
-            return;
-        }
-        outbox.enqueueAll(KIND, changes.all().stream().map(OrderEventMessage::of)
-                .map(event -> new OutboxWriter.Message(event.orderId(), event.key(), event)).toList());
     }
 
     @Override

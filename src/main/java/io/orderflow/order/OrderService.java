@@ -142,7 +142,7 @@ public class OrderService {
         ShippingAddress address = shippingAddress(request, inputs.savedAddress());
         OrderPricing.PricedOrder priced = pricing.price(caller, request, inputs.products());
         // The address the request names becomes the customer's saved one.
-        boolean keepAddress = !inputs.savedAddress().filter(address::equals).isPresent();
+        boolean keepAddress = inputs.savedAddress().filter(address::equals).isEmpty();
         OrderStore.Stored created = store.insert(caller, tokenHash, request.fingerprint().value(), priced, address, keepAddress,
                 inputs.orderNumber());
         keys.keepWithEffect(OrderResponses.created(new Creation(created, false)));

@@ -9,11 +9,10 @@ import io.orderflow.lifecycle.OrderStatus;
 /**
  * The changes one transition made: one order's for a caller's transition, a whole batch's when the
  * system fires due deadlines. Fired inside the transaction that moved them, so that observers record
- * follow-up work (refunds, shipments, stock, order events) atomically with them, a batch at a time.
- * {@code eventsStored}: the statement that moved them wrote their order events too (a request's one order);
- * otherwise the events' observer writes them.
+ * follow-up work (refunds, shipments, stock) atomically with them, a batch at a time. Their order events
+ * were written by the statement that moved them.
  */
-public record OrderStatusChanges(OrderEvent event, OrderStatus to, List<OrderStatusChanged> all, boolean eventsStored) {
+public record OrderStatusChanges(OrderEvent event, OrderStatus to, List<OrderStatusChanged> all) {
 
     public OrderStatusChanges {
         all = List.copyOf(all);

@@ -46,8 +46,8 @@ public class OrderTransitions {
     // The guarded UPDATE of every transition, with its history rows, for one order or a batch. Paying also
     // needs the order's successful charge, recorded in the same transaction: no path pays an order without one.
     // Shipping starts the delivery deadline; every new state starts its deadline, if any, with no failed firing.
-    // A request's one order has its event written here too; a batch's are written by the events' observer.
-    // It answers the ids alone: pgjdbc sends a statement whose rows have no bounded size after a round trip of its own.
+    // Each moved order's event is written here too, from what the caller knew of it before (an order's customer,
+    // amount and currency never change). It answers the ids alone: pgjdbc sends a statement whose rows have no bounded size after a round trip of its own.
     private static final String MOVE = """
             WITH moved AS (
                 UPDATE orders SET status = :to, version = version + 1, updated_at = :at,
@@ -59,14 +59,15 @@ public class OrderTransitions {
             history AS (
                 INSERT INTO order_history (order_id, from_status, to_status, event, at, actor, command_id)
                 SELECT id, :from, :to, :event, :at, :actor, CAST(:commandId AS varchar) FROM moved),
-            event AS (
+            events AS (
                 INSERT INTO outbox (kind, order_id, idempotency_key, payload, status, attempts, next_attempt_at, created_at, trace_parent)
-                SELECT :eventKind, id, :eventKey, :eventPayload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '') FROM moved
-                WHERE :eventKey <> '')
+                SELECT :eventKind, moved.id, event.key, event.payload, 'PENDING', 0, :at, :at, NULLIF(:traceParent, '')
+                FROM moved JOIN unnest(CAST(:eventOrderIds AS uuid[]), CAST(:eventKeys AS varchar[]), CAST(:eventPayloads AS text[]))
+                    AS event (order_id, key, payload) ON event.order_id = moved.id)
             SELECT id FROM moved""";
     private static final String SNAPSHOT = "SELECT id, customer, status, total_amount, currency FROM orders WHERE id = :id";
-    /** What the events of orders moved by a batch tell of them. */
-    private static final String MOVED_ORDERS = "SELECT id, customer, total_amount, currency FROM orders WHERE id = ANY(CAST(:ids AS uuid[]))";
+    /** What the events of a batch's orders tell of them; none of it changes after an order is created. */
+    private static final String BATCH_ORDERS = "SELECT id, customer, total_amount, currency FROM orders WHERE id = ANY(CAST(:ids AS uuid[]))";
 
     private final EntityManager db;
     private final Lifecycle lifecycle;
@@ -133,7 +134,9 @@ public class OrderTransitions {
         // The row lock makes the status and version read here the ones the UPDATE below starts from.
         Order order = permitted(caller, Order.<Order>find(LOCKED, id).withLock(LockModeType.PESSIMISTIC_WRITE).singleResultOptional(), event);
         Instant now = now();
-        if (moved(List.of(id), order.status, event, caller.name(), commandId, now, order) == 1) {
+        OrderStatusChanged change = new OrderStatusChanged(order.id, order.customer, order.status, lifecycle.targetOf(event), event,
+                order.totalAmount, order.currency, now);
+        if (moved(List.of(change), event, caller.name(), commandId, now) == 1) {
             count(event, "applied");
             return answered(new Outcome(after(order, event, now, caller), false));
         }
@@ -181,50 +184,52 @@ public class OrderTransitions {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public int fire(List<UUID> ids, OrderStatus from, OrderEvent event) {
-        int applied = moved(ids, from, event, SYSTEM, null, now(), null);
+        Instant now = now();
+        OrderStatus to = lifecycle.targetOf(event);
+        List<OrderStatusChanged> changing = db.unwrap(Session.class).createNativeQuery(BATCH_ORDERS, Object[].class)
+                .addScalar("id", UUID.class).addScalar("customer", String.class).addScalar("total_amount", BigDecimal.class)
+                .addScalar("currency", String.class)
+                .setParameter("ids", ids.stream().map(UUID::toString).toArray(String[]::new))
+                .getResultList().stream()
+                .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], (String) row[3], now))
+                .toList();
+        int applied = moved(changing, event, SYSTEM, null, now);
         count(event, "applied", applied);
         count(event, "rejected", ids.size() - applied);
         return applied;
     }
 
     /**
-     * The guarded UPDATE from {@code from}, the history rows, and the changes for the observers that
-     * record follow-up work in the same transaction; returns how many orders the guard let through.
-     * {@code known} is the one order a request moves, as it read it locked: its event is written by the same
-     * statement. A batch's orders are read after the UPDATE, and the events' observer writes their events.
+     * The guarded UPDATE of the orders the changes name, from their state {@code from}, with their history rows and
+     * order events in the same statement; then the changes made, for the observers that record follow-up work in the
+     * same transaction. Returns how many orders the guard let through.
      */
-    private int moved(List<UUID> ids, OrderStatus from, OrderEvent event, String actor, String commandId, Instant now, Order known) {
-        OrderStatus to = lifecycle.targetOf(event);
-        OrderStatusChanged change = known == null ? null
-                : new OrderStatusChanged(known.id, known.customer, from, to, event, known.totalAmount, known.currency, now);
-        OrderEventMessage message = change == null ? null : OrderEventMessage.of(change);
+    private int moved(List<OrderStatusChanged> changing, OrderEvent event, String actor, String commandId, Instant now) {
+        if (changing.isEmpty()) {
+            return 0;
+        }
+        OrderStatus from = changing.get(0).from();
+        OrderStatus to = changing.get(0).to();
+        List<OrderEventMessage> events = changing.stream().map(OrderEventMessage::of).toList();
         // Typed up front: left to itself, Hibernate works out each column's type from the result set's metadata on every run.
-        List<UUID> moved = db.unwrap(Session.class).createNativeQuery(MOVE, UUID.class).addScalar("id", UUID.class)
-                .setParameter("ids", ids.stream().map(UUID::toString).toArray(String[]::new))
+        Set<UUID> moved = Set.copyOf(db.unwrap(Session.class).createNativeQuery(MOVE, UUID.class).addScalar("id", UUID.class)
+                .setParameter("ids", changing.stream().map(change -> change.orderId().toString()).toArray(String[]::new))
                 .setParameterList("sources", lifecycle.sourcesOf(event).stream().map(OrderStatus::wireName).toList())
                 .setParameter("needsCharge", event == OrderEvent.PAY)
                 .setParameter("from", from.wireName()).setParameter("to", to.wireName()).setParameter("event", event.wireName())
                 .setParameter("at", now).setParameter("deliverBy", deliverBy(to, now), StandardBasicTypes.INSTANT)
                 .setParameter("actor", actor).setParameter("commandId", commandId)
-                .setParameter("eventKind", OrderEventMessage.KIND).setParameter("eventKey", message == null ? "" : message.key())
-                .setParameter("eventPayload", message == null ? "" : outbox.payloadOf(message))
+                .setParameter("eventKind", OrderEventMessage.KIND)
+                .setParameter("eventOrderIds", events.stream().map(message -> message.orderId().toString()).toArray(String[]::new))
+                .setParameter("eventKeys", events.stream().map(OrderEventMessage::key).toArray(String[]::new))
+                .setParameter("eventPayloads", events.stream().map(outbox::payloadOf).toArray(String[]::new))
                 .setParameter("traceParent", outbox.traceParent())
-                .getResultList();
+                .getResultList());
         if (moved.isEmpty()) {
             return 0;
         }
-        if (change != null) {
-            outbox.written(OrderEventMessage.KIND, now);
-            changes.fire(new OrderStatusChanges(event, to, List.of(change), true));
-        } else {
-            changes.fire(new OrderStatusChanges(event, to, db.unwrap(Session.class).createNativeQuery(MOVED_ORDERS, Object[].class)
-                    .addScalar("id", UUID.class).addScalar("customer", String.class).addScalar("total_amount", BigDecimal.class)
-                    .addScalar("currency", String.class)
-                    .setParameter("ids", moved.stream().map(UUID::toString).toArray(String[]::new))
-                    .getResultList().stream()
-                    .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], (String) row[3], now))
-                    .toList(), false));
-        }
+        outbox.written(OrderEventMessage.KIND, now);
+        changes.fire(new OrderStatusChanges(event, to, changing.stream().filter(change -> moved.contains(change.orderId())).toList()));
         return moved.size();
     }
 
