@@ -27,7 +27,10 @@
 #              BENCH_JAVA, the service's java: a JDK 25 or later (by default the first found: java on the PATH,
 #              then /usr/lib/jvm/*/bin/java);
 #              BENCH_JAVA_OPTS, JVM options for the service (by default ops/jvm.options and the AOT cache,
-#              as docs/operations.md runs it).
+#              as docs/operations.md runs it);
+#              BENCH_PROFILE, a directory: each phase of the service is profiled by async-profiler (CPU,
+#              1 ms) into NAME.collapsed there, for ops/bench/profile.py (the profiler costs CPU too, so
+#              quote no figure of such a run).
 #
 # It works on the shared PostgreSQL and Redis of 127.0.0.1 inside two schemas and a key prefix of its
 # own, which it removes at exit, and it ends only the processes it started.
@@ -47,6 +50,7 @@ raw=${run}_raw           # the service's tables copied empty, for pgbench
 prefix="$run:"
 work=$(mktemp -d "/tmp/$run.XXXX")
 declare -A fig         # every figure, by name: fig[create.16.sustained], fig[raw-insert.64.p99_ms], ...
+profiler="" # async-profiler's library, when BENCH_PROFILE asks for profiles
 app="" provider="" sampler="" loader="" counted="" counter="" # the processes this script started, ended by PID at exit
 java="" java_version="" # the service's java (find_java)
 service_commit="" # the commit measured, and whether the tree differed from it as the run began
@@ -128,6 +132,27 @@ start_provider() {
     sleep 0.1
   done
   log "payment provider (WireMock) on port $provider_port"
+}
+
+# async-profiler from Maven Central, attached to the service by jcmd for each phase when BENCH_PROFILE is set.
+prepare_profiler() {
+  [ -n "${BENCH_PROFILE:-}" ] || return 0
+  mkdir -p "$BENCH_PROFILE"
+  ./mvnw -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1:jar:linux-x64 -DoutputDirectory="$work" \
+    -Dmdep.stripVersion=true >/dev/null || die "cannot fetch async-profiler"
+  unzip -q -o "$work/async-profiler-linux-x64.jar" 'linux-x64/*' -d "$work/async-profiler"
+  profiler=$work/async-profiler/linux-x64/libasyncProfiler.so
+  java_opts+=" -XX:+EnableDynamicAgentLoading"
+}
+
+# profile start|stop NAME: the service's CPU profile of one phase, as collapsed stacks in $BENCH_PROFILE/NAME.collapsed.
+profile() {
+  [ -n "$profiler" ] || return 0
+  local options="start,event=cpu,interval=1ms" answer
+  [ "$1" = start ] || options="stop,file=$BENCH_PROFILE/$2.collapsed,collapsed"
+  # Quoted for jcmd, which would read the options' "=" as its own arguments; it answers "return code: 0" when the profiler took them.
+  answer=$("$(dirname "$java")/jcmd" "$app" JVMTI.agent_load "$profiler" "\"$options\"")
+  grep -q 'return code: 0' <<<"$answer" || die "async-profiler refused $1 for $2: $answer"
 }
 
 # Starts the packaged service on a free port in this run's schema and key prefix, and records the
@@ -395,8 +420,10 @@ app_phase() {
   shift 4
   cpu_mark "$name"
   start_sampler "$work/$name.samples"
+  profile start "$name"
   run_wrk "$name" "$script" "$conns" "$seconds" "$user" "$@"
   fig[$name.drain]=$(wait_drained)
+  profile stop "$name"
   stop_sampler
   rate_figures "$name"
   cpu_figures "$name"
@@ -1017,6 +1044,7 @@ main() {
   find_java
   java_version=$("$java" -version 2>&1 | sed -n '1s/.*version "\([^"]*\)".*/\1/p')
   build_service
+  prepare_profiler
   # What is measured is the tree as it is now, built or not: edits made while the run goes on are not in it.
   service_commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo ' with local changes')"
   # The service first, on a quiet machine, so that its start is timed alone; it is told the provider's port.

@@ -19,6 +19,8 @@ import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.hibernate.Session;
+import org.hibernate.jpa.HibernateHints;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.id.uuid.UuidVersion7Strategy;
 
@@ -46,8 +48,8 @@ class OrderStore {
     // nulls), the customer's saved address and the order's number, taken once per statement.
     private static final String INPUTS = """
             SELECT line.sku, p.name, p.price, p.currency, p.active, p.on_hand, p.reserved,
-                (SELECT CAST(address AS text) FROM customer_addresses WHERE customer = :customer),
-                (SELECT nextval('order_number_seq'))
+                (SELECT CAST(address AS text) FROM customer_addresses WHERE customer = :customer) AS address,
+                (SELECT nextval('order_number_seq')) AS order_number
             FROM unnest(CAST(:skus AS varchar[])) AS line (sku) LEFT JOIN products p ON p.sku = line.sku""";
     // Everything placing an order writes, in one round trip: the order, its items, its created event, its token's
     // row with the answer its creation gives, the address it names as the customer's (when that changed), and the
@@ -139,13 +141,18 @@ class OrderStore {
 
     @Transactional(Transactional.TxType.MANDATORY)
     public Inputs inputs(Caller caller, Collection<String> skus) {
-        List<?> rows = db.createNativeQuery(INPUTS).setParameter("customer", caller.name())
-                .setParameter("skus", skus.stream().distinct().toArray(String[]::new)).getResultList();
+        // Typed up front: left to itself, Hibernate works out each column's type from the result set's metadata on every
+        // run, and for a text or char column builds (and throws away) an exception each time.
+        List<Object[]> rows = db.unwrap(Session.class).createNativeQuery(INPUTS, Object[].class).addScalar("sku", String.class)
+                .addScalar("name", String.class).addScalar("price", BigDecimal.class).addScalar("currency", String.class)
+                .addScalar("active", Boolean.class).addScalar("on_hand", Integer.class).addScalar("reserved", Integer.class)
+                .addScalar("address", String.class).addScalar("order_number", Long.class)
+                .setParameter("customer", caller.name()).setParameter("skus", skus.stream().distinct().toArray(String[]::new))
+                .getResultList();
         Map<String, Product> products = new HashMap<>();
         Optional<ShippingAddress> saved = Optional.empty();
         long orderNumber = 0;
-        for (Object row : rows) {
-            Object[] columns = (Object[]) row;
+        for (Object[] columns : rows) {
             if (columns[1] != null) {
                 Product product = new Product();
                 product.sku = (String) columns[0];
@@ -275,7 +282,8 @@ class OrderStore {
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<OrderView> find(UUID id, Caller caller) {
-        return Order.<Order>find(WHOLE, id).singleResultOptional()
+        // Read-only: the request's persistence context keeps no copy of the rows to compare at a flush that never comes.
+        return Order.<Order>find(WHOLE, id).withHint(HibernateHints.HINT_READ_ONLY, true).singleResultOptional()
                 .filter(order -> caller.maySee(order.customer))
                 .map(order -> views.current(order, caller, true));
     }
