@@ -93,6 +93,12 @@ function common.write_line(line)
   end
 end
 
+-- Counts an answer the phase did not expect, keeping the first few statuses for RESULTS.md to name.
+function common.count_unexpected(status)
+  unexpected = unexpected + 1
+  if unexpected <= 5 then odd_statuses = (odd_statuses or "") .. status .. "," end
+end
+
 function common.nothing_left()
   exhausted = exhausted + 1
   return wrk.format("GET", common.NOTHING_LEFT, common.headers())
@@ -100,15 +106,17 @@ end
 
 -- One line for run.sh: counts, the time measured, the failures of every kind, and the latency percentiles.
 function common.done(summary, latency, requests)
-  local ran_out, odd = 0, 0
+  local ran_out, odd, statuses = 0, 0, ""
   for _, thread in ipairs(threads) do
     ran_out = ran_out + (thread:get("exhausted") or 0)
     odd = odd + (thread:get("unexpected") or 0)
+    statuses = statuses .. (thread:get("odd_statuses") or "")
   end
   local e = summary.errors
   io.write(string.format(
-    "RESULT requests=%d seconds=%.3f failed=%d socket_errors=%d exhausted=%d unexpected=%d p50_ms=%.2f p99_ms=%.2f\n",
+    "RESULT requests=%d seconds=%.3f failed=%d socket_errors=%d exhausted=%d unexpected=%d unexpected_statuses=%s p50_ms=%.2f p99_ms=%.2f\n",
     summary.requests, summary.duration / 1e6, e.status, e.connect + e.read + e.write + e.timeout, ran_out, odd,
+    statuses == "" and "none" or statuses:sub(1, -2),
     latency:percentile(50) / 1000, latency:percentile(99) / 1000))
 end
 

@@ -17,5 +17,5 @@ end
 
 response = function(status, headers, body)
   local token = status == 201 and body:match('"token"%s*:%s*"([^"]+)"')
-  if token then common.write_line(token) else unexpected = unexpected + 1 end
+  if token then common.write_line(token) else common.count_unexpected(status) end
 end

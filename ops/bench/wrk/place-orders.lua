@@ -22,7 +22,7 @@ end
 
 response = function(status, headers, body)
   if status ~= 201 then
-    unexpected = unexpected + 1
+    common.count_unexpected(status)
     token = nil
   elseif token then
     common.write_line(token .. " " .. body:match('"id"%s*:%s*"([^"]+)"'))

@@ -18,5 +18,5 @@ end
 request = common.cycle(requests)
 
 response = function(status, headers, body)
-  if status ~= 201 or headers["Idempotent-Replayed"] ~= "true" then unexpected = unexpected + 1 end
+  if status ~= 201 or headers["Idempotent-Replayed"] ~= "true" then common.count_unexpected(status) end
 end

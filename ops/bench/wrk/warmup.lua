@@ -56,7 +56,7 @@ end
 
 response = function(status, headers, body)
   if status ~= 200 and status ~= 201 then
-    unexpected = unexpected + 1
+    common.count_unexpected(status)
     return
   end
   local token = body:match('"token"%s*:%s*"([^"]+)"')

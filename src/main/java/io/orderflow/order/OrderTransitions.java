@@ -17,6 +17,7 @@ import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hibernate.Session;
+import org.hibernate.jpa.HibernateHints;
 import org.hibernate.type.StandardBasicTypes;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -131,8 +132,10 @@ public class OrderTransitions {
 
     @Transactional
     public Outcome apply(Caller caller, UUID id, OrderEvent event, String commandId) {
-        // The row lock makes the status and version read here the ones the UPDATE below starts from.
-        Order order = permitted(caller, Order.<Order>find(LOCKED, id).withLock(LockModeType.PESSIMISTIC_WRITE).singleResultOptional(), event);
+        // The row lock makes the status and version read here the ones the UPDATE below starts from. Read-only: the
+        // guarded UPDATE writes the row, so the flush before it has nothing of the entity to compare.
+        Order order = permitted(caller, Order.<Order>find(LOCKED, id).withLock(LockModeType.PESSIMISTIC_WRITE)
+                .withHint(HibernateHints.HINT_READ_ONLY, true).singleResultOptional(), event);
         Instant now = now();
         OrderStatusChanged change = new OrderStatusChanged(order.id, order.customer, order.status, lifecycle.targetOf(event), event,
                 order.totalAmount, order.currency, now);

@@ -32,23 +32,32 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
 
     private final AtomicInteger retries = new AtomicInteger();
     private final long started = System.nanoTime();
+    private long initialDelay;
     private RetryWaits waits;
 
     @Override
     public void init(long initialDelayInMillis) {
-        Config config = ConfigProvider.getConfig();
-        Retry declared = PaymentGateway.class.getAnnotation(Retry.class);
-        long budget = Duration.of(config.getOptionalValue(OVERRIDES + "maxDuration", Long.class).orElse(declared.maxDuration()),
-                config.getOptionalValue(OVERRIDES + "durationUnit", ChronoUnit.class).orElse(declared.durationUnit())).toMillis();
-        waits = new RetryWaits(Math.max(1, initialDelayInMillis),
-                config.unwrap(SmallRyeConfig.class).getConfigMapping(DownstreamConfig.class).maxDelay().toMillis(), budget);
+        initialDelay = Math.max(1, initialDelayInMillis);
+    }
+
+    /** Worked out at the first retry: most calls never retry, and reading the budget's settings costs every call otherwise. */
+    private RetryWaits waits() {
+        if (waits == null) {
+            Config config = ConfigProvider.getConfig();
+            Retry declared = PaymentGateway.class.getAnnotation(Retry.class);
+            long budget = Duration.of(config.getOptionalValue(OVERRIDES + "maxDuration", Long.class).orElse(declared.maxDuration()),
+                    config.getOptionalValue(OVERRIDES + "durationUnit", ChronoUnit.class).orElse(declared.durationUnit())).toMillis();
+            waits = new RetryWaits(initialDelay, config.unwrap(SmallRyeConfig.class).getConfigMapping(DownstreamConfig.class).maxDelay().toMillis(),
+                    budget);
+        }
+        return waits;
     }
 
     @Override
     public long nextDelayInMillis(Throwable exception) {
         int retry = retries.getAndIncrement();
         Duration retryAfter = exception instanceof DownstreamUnavailableException unavailable ? unavailable.retryAfter() : null;
-        RetryWaits.Wait wait = waits.next(retry, retryAfter, Duration.ofNanos(System.nanoTime() - started).toMillis());
+        RetryWaits.Wait wait = waits().next(retry, retryAfter, Duration.ofNanos(System.nanoTime() - started).toMillis());
         // Looked up only when a call retries: most calls never do.
         String reason = wait.reason().name().toLowerCase(Locale.ROOT).replace('_', '-');
         Arc.container().instance(MeterRegistry.class).get().summary(WAIT_METRIC, "retry", String.valueOf(retry + 1), "reason", reason)
