@@ -50,7 +50,7 @@ plot data using 2:xtic(1) title "service, 16 connections" lc rgb service16, \
      ''   using (at(4)):5:(sprintf("%.0f", $5)) with labels rotate left offset 0,0.4 font ",8" notitle
 
 unset key
-set title "p99 latency (ms, log scale). Raw limits: pgbench (POST /orders, pay), redis-benchmark token claim (token, replay), health check (GET)"
+set title "p99 latency (ms, log scale). Raw limits: pgbench (POST /orders, pay, GET), redis-benchmark token claim (token, replay)"
 set ylabel "ms"
 set yrange [0.1:p99_top]
 plot data using 6:xtic(1) title "service, 16 connections" lc rgb service16, \

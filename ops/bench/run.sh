@@ -2,12 +2,14 @@
 # The service's throughput beside the raw limits of what it is built on, in one run on one machine,
 # at the same concurrency (16 and 64 connections):
 #   raw limits   pgbench: an order + item insert, the same with its unit reserved on one of 100
-#                products (an order) or on one product (a flash sale), and a transition (guarded
-#                UPDATE + history INSERT); redis-benchmark: the order-token claim script;
+#                products (an order; on the service's tables and on minimal ones) or on one product (a
+#                flash sale), a transition (guarded UPDATE + history INSERT), a pay's own rows in its two
+#                transactions (pay.sql) and a GET's own read (get-order.sql); redis-benchmark: the
+#                order-token claim script;
 #   the service  the packaged jar (demo profile, ops/jvm.options, on a JDK 25 or later with its AOT cache) under wrk: POST /orders sustained
 #                with its order events delivered, with and without an Idempotency-Key, and a flash
 #                sale of one product; POST /orders/token; pay, with the payment provider in another
-#                process (WireMock answering at once, ops/bench/provider); a replay of POST /orders;
+#                process (nginx answering at once, ops/bench/provider/nginx.conf); a replay of POST /orders;
 #                GET /orders/{id} beside GET /q/health/live; and POST /orders again beside 1,000,000
 #                orders and 1,000,000 live keys.
 # All phases of the service follow one shared warm-up (POST /orders alone, then every path), and each
@@ -15,7 +17,7 @@
 # Each phase also gives the CPU seconds the service, PostgreSQL, Redis and the provider spent per
 # 1,000 requests, and hey measures the latency of GET, token and replay at a fixed offered rate (half
 # the rate wrk reached), which a closed loop of 16 connections cannot flatter by waiting.
-# It writes ops/bench/RESULTS.md (figures, ratios, the targets of issue 22) and ops/bench/results.png,
+# It writes ops/bench/RESULTS.md (figures, ratios, the targets of issue 43) and ops/bench/results.png,
 # and refuses to when the load average is above 1.0 as it starts: the figures would be the other
 # work's as much as the service's.
 #
@@ -47,11 +49,13 @@ java_opts=${BENCH_JAVA_OPTS:-@../../ops/jvm.options -XX:AOTCache=app.aot} # the 
 
 run=bench_$(date +%s)_$$ # this run's schema, and with a colon its Redis key prefix
 raw=${run}_raw           # the service's tables copied empty, for pgbench
+minimal=${run}_min       # the order's tables with their primary keys and unique keys only, for pgbench
 prefix="$run:"
 work=$(mktemp -d "/tmp/$run.XXXX")
+halves=()              # the wrk processes of a load shared by two (half_load)
 declare -A fig         # every figure, by name: fig[create.16.sustained], fig[raw-insert.64.p99_ms], ...
 profiler="" # async-profiler's library, when BENCH_PROFILE asks for profiles
-app="" provider="" sampler="" loader="" counted="" counter="" # the processes this script started, ended by PID at exit
+app="" second="" provider="" sampler="" loader="" counted="" counter="" # the processes this script started, ended by PID at exit
 java="" java_version="" # the service's java (find_java)
 service_commit="" # the commit measured, and whether the tree differed from it as the run began
 
@@ -75,7 +79,7 @@ rcli() { redis-cli -h 127.0.0.1 -p 6379 "$@"; }
 
 # Installs what is missing from Debian's packages, so that a fresh clone runs with one command.
 ensure_tools() {
-  local -A package=([wrk]=wrk [hey]=hey [gnuplot]=gnuplot-nox [jq]=jq [curl]=curl [psql]=postgresql-client
+  local -A package=([wrk]=wrk [hey]=hey [gnuplot]=gnuplot-nox [jq]=jq [curl]=curl [psql]=postgresql-client [nginx]=nginx-light
     [pgbench]=postgresql-client [redis-cli]=redis-tools [redis-benchmark]=redis-tools)
   local missing=() tool
   for tool in "${!package[@]}"; do
@@ -117,21 +121,20 @@ pay_body() { sed -n "s/^common.PAY_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The payment provider in a process of its own, so that pay is measured at the service's own cost:
-# WireMock answering every charge at once as succeeded (ops/bench/provider/mappings).
+# nginx answering every charge at once as succeeded (ops/bench/provider/nginx.conf), one process.
 start_provider() {
-  local jar=$work/wiremock-standalone.jar began
-  ./mvnw -B -q dependency:copy -Dartifact=org.wiremock:wiremock-standalone:3.13.2 -DoutputDirectory="$work" \
-    -Dmdep.stripVersion=true >/dev/null || die "cannot fetch wiremock-standalone"
-  java -Xmx128m -XX:+UseSerialGC -jar "$jar" --port "$provider_port" --bind-address 127.0.0.1 --root-dir "$bench/provider" \
-    --no-request-journal --disable-banner >"$work/provider.log" 2>&1 &
+  local began
+  mkdir -p "$work/nginx"
+  sed "s#WORK#$work/nginx#g; s#PORT#$provider_port#" "$bench/provider/nginx.conf" >"$work/nginx/nginx.conf"
+  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" >"$work/provider.log" 2>&1 &
   provider=$!
   began=$(now_ns)
-  until curl -s -o /dev/null "http://127.0.0.1:$provider_port/__admin/health"; do
-    kill -0 "$provider" 2>/dev/null || die "the payment provider exited while starting"
+  until curl -s -o /dev/null "http://127.0.0.1:$provider_port/health"; do
+    kill -0 "$provider" 2>/dev/null || die "the payment provider exited while starting: $(cat "$work/provider.log" "$work/nginx/nginx-error.log" 2>/dev/null)"
     (($(now_ns) - began < 60 * 10 ** 9)) || die "the payment provider was not ready after 60 s"
     sleep 0.1
   done
-  log "payment provider (WireMock) on port $provider_port"
+  log "payment provider (nginx) on port $provider_port"
 }
 
 # async-profiler from Maven Central, attached to the service by jcmd for each phase when BENCH_PROFILE is set.
@@ -171,11 +174,11 @@ start_service() {
   app_sql -f "$bench/products.sql" >/dev/null
 }
 
-# Runs the packaged service in the background; its PID in $launched.
-# launch_service HTTP-PORT SCHEMA KEY-PREFIX POSTGRESQL-PORT REDIS-PORT LOG
+# Runs the packaged service in the background; its PID in $launched. launch_env, when set on the call,
+# adds NAME=value settings of its own. launch_service HTTP-PORT SCHEMA KEY-PREFIX POSTGRESQL-PORT REDIS-PORT LOG
 launch_service() {
-  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
-  QUARKUS_PROFILE=demo QUARKUS_HTTP_PORT=$1 \
+  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS and launch_env hold several words
+  env ${launch_env:-} QUARKUS_PROFILE=demo QUARKUS_HTTP_PORT=$1 \
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:$4/test?currentSchema=$2" \
     QUARKUS_FLYWAY_SCHEMAS=$2 ORDERS_REDIS_KEY_PREFIX=$3 QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$5" \
     ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S ORDERS_DEMO_STAFF_PASSWORD=ops \
@@ -195,8 +198,10 @@ await_ready() { # PID BASE NAME
 
 # Round trips to PostgreSQL and Redis per POST /orders/token, per POST /orders and per pay (with an
 # Idempotency-Key, charged by the provider), one request at a time: a second instance of the service,
-# on a schema and key prefix of its own, reaches both servers through trips.py, which counts them. What the idle instance's pollers make meanwhile (measured for
-# a while first, per second) is taken off.
+# on a schema and key prefix of its own, reaches both servers through trips.py, which counts them. Its
+# background work is off (the outbox relay and the scheduled jobs), so that each count is the request's
+# own, as RoundTripBudgetTest pins them; delivering the events is in the CPU figures of the phases.
+# What the idle instance still makes meanwhile (measured for a while first, per second) is taken off.
 count_round_trips() {
   local requests=200 control pg_port redis_port http_port trips_base schema=${run}_trips idle=5 i token
   local -a before after
@@ -205,7 +210,8 @@ count_round_trips() {
   counter=$!
   until trips_now "$control" >/dev/null 2>&1; do kill -0 "$counter" 2>/dev/null || die "trips.py exited"; sleep 0.1; done
   trips_base=http://127.0.0.1:$http_port
-  launch_service "$http_port" "$schema" "${schema}:" "$pg_port" "$redis_port" "$work/counted.log"
+  launch_env="ORDERS_OUTBOX_POLL_INTERVAL=off QUARKUS_SCHEDULER_ENABLED=false" \
+    launch_service "$http_port" "$schema" "${schema}:" "$pg_port" "$redis_port" "$work/counted.log"
   counted=$launched
   await_ready "$counted" "$trips_base" "counted instance"
   read -r -a before <<<"$(trips_now "$control")"
@@ -264,9 +270,9 @@ drop_keys() {
 cleanup() {
   local status=$?
   set +e
-  for pid in $loader $sampler $provider $counted $counter; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  for pid in $loader $sampler $provider $counted $counter $second; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
   stop_service
-  sql -c "DROP SCHEMA IF EXISTS $raw CASCADE" -c "DROP SCHEMA IF EXISTS $run CASCADE" -c "DROP SCHEMA IF EXISTS ${run}_trips CASCADE" >/dev/null 2>&1
+  sql -c "DROP SCHEMA IF EXISTS $raw CASCADE" -c "DROP SCHEMA IF EXISTS $minimal CASCADE" -c "DROP SCHEMA IF EXISTS $run CASCADE" -c "DROP SCHEMA IF EXISTS ${run}_trips CASCADE" >/dev/null 2>&1
   drop_keys
   if [ "$status" -ne 0 ] && [ -s "$work/service.log" ]; then
     echo "--- the service's log, last 40 lines"
@@ -295,7 +301,9 @@ pg_ticks() {
 }
 cpu_parts=(app pg redis provider)
 cpu_now() { echo "$(ticks "$app") $(pg_ticks) $(ticks "$redis_pid") $(ticks "$provider")"; }
-cpu_mark() { fig[$1.cpu_mark]=$(cpu_now); }
+cpu_mark() { fig[$1.cpu_mark]=$(cpu_now) fig[$1.wal_mark]=$(wal_now); }
+# PostgreSQL's write-ahead log position, in bytes: what a phase wrote to it, per request, is a figure of the capacity model.
+wal_now() { sql -c "SELECT pg_current_wal_lsn() - '0/0'"; }
 # cpu_figures NAME [REQUESTS]: CPU seconds per 1,000 of REQUESTS (default: the phase's answers as expected).
 cpu_figures() {
   local name=$1 good=${2:-$((${fig[$1.requests]} - ${fig[$1.failed]} - ${fig[$1.unexpected]}))} before after i
@@ -304,6 +312,7 @@ cpu_figures() {
   for i in "${!cpu_parts[@]}"; do
     fig[$name.cpu_${cpu_parts[$i]}]=$(calc "(${after[$i]} - ${before[$i]}) / $hz / ($good > 0 ? $good : 1) * 1000" 2)
   done
+  fig[$name.wal_kb]=$(calc "($(wal_now) - ${fig[$name.wal_mark]}) / 1024 / ($good > 0 ? $good : 1)" 2)
 }
 rss_mb() { ps -o rss= -p "$app" | awk '{ printf "%d", $1 / 1024 }'; }
 # The service's own gauge of the oldest undelivered event's age, if it has one (n/a otherwise).
@@ -444,10 +453,11 @@ percentiles() {
 }
 
 # pgbench on the raw schema: transactions/s, and p50/p99 from its per-transaction log.
-raw_pgbench() { # NAME CONNECTIONS SCRIPT
-  local name=$1 conns=$2 script=$3 p50 p99
-  PGOPTIONS="-c search_path=$raw" pgbench -h 127.0.0.1 -U root -n -c "$conns" -j "$threads" -T "$seconds" \
-    -l --log-prefix="$work/$name.log" -f "$script" test >"$work/$name.pgbench" 2>&1 ||
+# raw_pgbench NAME CONNECTIONS SCRIPT [SCHEMA (default the raw one) [pgbench options...]]
+raw_pgbench() {
+  local name=$1 conns=$2 script=$3 schema=${4:-$raw} p50 p99
+  PGOPTIONS="-c search_path=$schema" pgbench -h 127.0.0.1 -U root -n -c "$conns" -j "$threads" -T "$seconds" \
+    -l --log-prefix="$work/$name.log" -f "$script" "${@:5}" test >"$work/$name.pgbench" 2>&1 ||
     { cat "$work/$name.pgbench"; die "pgbench $name"; }
   fig[$name.rate]=$(awk '/^tps = / { printf "%d", $3; exit }' "$work/$name.pgbench")
   fig[$name.sustained]=${fig[$name.rate]}
@@ -466,6 +476,9 @@ CREATE TABLE $raw.orders (LIKE $run.orders INCLUDING ALL);
 CREATE TABLE $raw.order_items (LIKE $run.order_items INCLUDING ALL);
 CREATE TABLE $raw.order_history (LIKE $run.order_history INCLUDING ALL);
 CREATE TABLE $raw.products (LIKE $run.products INCLUDING ALL);
+CREATE TABLE $raw.payments (LIKE $run.payments INCLUDING ALL);
+CREATE TABLE $raw.outbox (LIKE $run.outbox INCLUDING ALL);
+CREATE TABLE $raw.idempotency_keys (LIKE $run.idempotency_keys INCLUDING ALL);
 INSERT INTO $raw.products (sku, name, price, currency, active, on_hand) VALUES ('ABC-1', 'Notebook', 12.50, 'CNY', true, 1000000000);
 INSERT INTO $raw.products (sku, name, price, currency, active, on_hand)
 SELECT 'BENCH-' || lpad(n::text, 3, '0'), 'Benchmark product ' || n, 12.50, 'CNY', true, 100000000 FROM generate_series(1, 100) AS n;
@@ -473,8 +486,37 @@ CREATE SEQUENCE $raw.transition_seq;
 SQL
   app_sql -c "SELECT format('ALTER TABLE %s ADD CONSTRAINT %I %s;', conrelid::regclass, conname, pg_get_constraintdef(oid))
               FROM pg_constraint WHERE contype = 'f' AND connamespace = '$run'::regnamespace
-              AND conrelid::regclass::text IN ('orders', 'order_items', 'order_history')
+              AND conrelid::regclass::text IN ('orders', 'order_items', 'order_history', 'payments')
               AND confrelid::regclass::text IN ('orders', 'order_items', 'order_history')" | raw_sql
+}
+
+# The same order, item and reservation rows on tables with nothing but their primary keys and the two
+# unique keys an order has (its token's and its number), so that insert-order.sql and
+# reserve-one-of-100.sql measure the rows alone, without the service's other indexes, checks and keys.
+prepare_minimal_schema() {
+  sql <<SQL
+CREATE SCHEMA $minimal;
+CREATE TABLE $minimal.orders (id uuid PRIMARY KEY, order_number bigint UNIQUE, customer varchar(255) NOT NULL,
+    token_hash varchar(64) NOT NULL UNIQUE, request_fingerprint varchar(64) NOT NULL, status varchar(16) NOT NULL,
+    currency char(3) NOT NULL, total_amount numeric(19, 4) NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+CREATE TABLE $minimal.order_items (order_id uuid, line_no int, sku varchar(64) NOT NULL, quantity int NOT NULL,
+    unit_price numeric(19, 4) NOT NULL, PRIMARY KEY (order_id, line_no));
+CREATE TABLE $minimal.products (sku varchar(64) PRIMARY KEY, active boolean NOT NULL, on_hand int NOT NULL, reserved int NOT NULL DEFAULT 0,
+    updated_at timestamptz);
+INSERT INTO $minimal.products (sku, active, on_hand) SELECT sku, active, on_hand FROM $raw.products;
+SQL
+}
+
+# 500 paid orders of one item and one history row, in read_queue, for get-order.sql: the shape of the
+# orders the GET phase reads.
+prepare_read_queue() {
+  raw_sql <<SQL
+DROP TABLE IF EXISTS read_queue;
+CREATE TABLE read_queue AS SELECT row_number() OVER (ORDER BY id) AS n, id FROM (SELECT id FROM orders WHERE status = 'paid' ORDER BY id LIMIT 500) AS paid;
+ALTER TABLE read_queue ADD PRIMARY KEY (n);
+ANALYZE read_queue;
+SQL
+  (($(raw_sql -c "SELECT count(*) FROM read_queue") == 500)) || die "fewer than 500 paid orders for the raw GET"
 }
 
 # Created orders for the raw transition, numbered in transition_queue (transition.sql takes them
@@ -538,6 +580,7 @@ wait_for_connections() {
 
 measure_raw_limits() {
   prepare_raw_schema
+  prepare_minimal_schema
   prepare_claim_records
   { echo 'BEGIN;'; cat "$bench/insert-order.sql" "$bench/reserve-unit.sql"; echo 'COMMIT;'; } >"$work/insert-order-reserve.sql"
   { grep '^\\set' "$bench/reserve-one-of-100.sql"; echo 'BEGIN;'; cat "$bench/insert-order.sql"; grep -v '^\\set' "$bench/reserve-one-of-100.sql"
@@ -549,6 +592,8 @@ measure_raw_limits() {
     report "raw-insert.$c"
     raw_pgbench "raw-create.$c" "$c" "$work/insert-order-reserve-one-of-100.sql"
     report "raw-create.$c"
+    raw_pgbench "raw-minimal.$c" "$c" "$work/insert-order-reserve-one-of-100.sql" "$minimal"
+    report "raw-minimal.$c"
     raw_pgbench "raw-hot.$c" "$c" "$work/insert-order-reserve.sql"
     report "raw-hot.$c"
   done
@@ -563,6 +608,21 @@ measure_raw_limits() {
     # Transactions past the end of the queue found no order: they would flatter the figure.
     fig[raw-transition.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
     report "raw-transition.$c"
+  done
+  # A pay reads its order and claims its attempt, then commits the charge, transition, event and key.
+  # Its pgbench stops with an error once the queue is used up, so the queue holds more than it can take.
+  for c in "${levels[@]}"; do
+    prepare_transition_queue "$(calc "2 * $best * $seconds + 1000")"
+    wait_for_connections
+    raw_pgbench "raw-pay.$c" "$c" "$bench/pay.sql"
+    report "raw-pay.$c"
+  done
+  # A GET's read is one prepared statement in the service (pgjdbc prepares it on the server), so here too.
+  prepare_read_queue
+  for c in "${levels[@]}"; do
+    wait_for_connections
+    raw_pgbench "raw-get.$c" "$c" "$bench/get-order.sql" "$raw" -M prepared
+    report "raw-get.$c"
   done
   for c in "${levels[@]}"; do raw_claim "raw-claim.$c" "$c"; done
 }
@@ -660,6 +720,28 @@ create_phase() { # NAME CONNECTIONS [with-key|hot]
   fig[create.estimate]=$(max "${fig[$name.rate]}" "${fig[create.estimate]}")
 }
 
+# One half of a POST /orders load that two wrk processes of one thread each share (two wrk threads in
+# all, as in every other phase), in the background, with the tokens of $work/tokens.NAME:
+# half_load NAME TARGET-BASE CONNECTIONS [VAR=value...]; await_halves waits for both.
+half_load() {
+  local name=$1 target=$2 conns=$3
+  shift 3
+  WRK_THREADS=1 base=$target wrk_into "$name" create "$conns" "$seconds" alice:alice BENCH_INPUT="$work/tokens.$name" "$@" &
+  halves+=($!)
+  loader="${halves[*]}"
+}
+await_halves() {
+  wait "${halves[@]}"
+  halves=() loader=""
+}
+
+# The answers as expected of one or more phases, together.
+answered() {
+  local name total=0
+  for name in "$@"; do total=$((total + ${fig[$name.requests]} - ${fig[$name.failed]} - ${fig[$name.unexpected]})); done
+  echo "$total"
+}
+
 # POST /orders without and with an Idempotency-Key at the same time, half the connections each, for
 # $seconds: both meet the same moment of the machine (the JIT still at work, checkpoints, tables
 # growing, other work), which alternating phases never quite give on two busy cores. The service's
@@ -667,20 +749,15 @@ create_phase() { # NAME CONNECTIONS [with-key|hot]
 # what one of its requests costs: the ratio of the halves is what a key costs. NAME-A and NAME-B get
 # the figures of each half; the drain after the load counts for both.
 mixed_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
-  local a=$1 b=$2 half=$(($3 / 2)) name count part pids=()
+  local a=$1 b=$2 half=$(($3 / 2)) name count part
   count=$(tokens_needed)
   issue_tokens "$work/tokens.$a" "$count"
   issue_tokens "$work/tokens.$b" "$count"
   cpu_mark "$a"
   start_sampler "$work/$a.samples"
-  # One wrk thread each: two wrk threads in all, as in every other phase.
-  WRK_THREADS=1 wrk_into "$a" create "$half" "$seconds" alice:alice BENCH_INPUT="$work/tokens.$a" &
-  pids+=($!)
-  WRK_THREADS=1 wrk_into "$b" create "$half" "$seconds" alice:alice BENCH_INPUT="$work/tokens.$b" BENCH_KEYS="$run-$b-" &
-  pids+=($!)
-  loader="${pids[*]}"
-  wait "${pids[@]}"
-  loader=""
+  half_load "$a" "$base" "$half"
+  half_load "$b" "$base" "$half" BENCH_KEYS="$run-$b-"
+  await_halves
   fig[$a.drain]=$(wait_drained)
   stop_sampler
   for name in "$a" "$b"; do
@@ -689,12 +766,52 @@ mixed_create_phases() { # NAME-A NAME-B CONNECTIONS (B with an Idempotency-Key)
     rate_figures "$name"
   done
   # The CPU of both halves, per 1,000 of their requests together.
-  cpu_figures "$a" $((${fig[$a.requests]} - ${fig[$a.failed]} - ${fig[$a.unexpected]} + ${fig[$b.requests]} - ${fig[$b.failed]} - ${fig[$b.unexpected]}))
+  cpu_figures "$a" "$(answered "$a" "$b")"
   for part in "${cpu_parts[@]}"; do fig[$b.cpu_$part]=${fig[$a.cpu_$part]}; done
   summarise_samples "$a"
   fig[$b.rss]=${fig[$a.rss]} fig[$b.lag]=${fig[$a.lag]} fig[$b.backlog]=${fig[$a.backlog]}
   report "$a" && report "$b"
   rm -f "$work/tokens.$a"* "$work/tokens.$b"*
+}
+
+# POST /orders to two instances of the service on one schema and key space, as two pods of a deployment
+# run (both with their outbox relays and jobs), half the connections each: the check of the capacity
+# model of docs/benchmarks.md, which on these shared cores predicts what one instance serves, less what
+# a second JVM costs. Its CPU is both instances' together.
+two_instance_phase() { # CONNECTIONS
+  local name=two.$1 half=$(($1 / 2)) port2 base2 cpu_before good part
+  port2=$(free_port) base2=http://127.0.0.1:$port2
+  launch_service "$port2" "$run" "$prefix" 5432 6379 "$work/second.log"
+  second=$launched
+  await_ready "$second" "$base2" "second instance"
+  # Its JIT warmed as the first instance's was, on its own: POST /orders alone for twice the warm-up time.
+  issue_tokens "$work/tokens.$name-warm" "$(calc "3 * ${fig[create.estimate]} * 2 * $warmup + 1000")"
+  base=$base2 run_wrk "$name-warm" create "$half" "$((2 * warmup))" alice:alice BENCH_INPUT="$work/tokens.$name-warm"
+  wait_drained >/dev/null
+  issue_tokens "$work/tokens.$name-a" "$(tokens_needed)"
+  issue_tokens "$work/tokens.$name-b" "$(tokens_needed)"
+  cpu_mark "$name"
+  cpu_before=$(ticks "$second")
+  start_sampler "$work/$name.samples"
+  half_load "$name-a" "$base" "$half"
+  half_load "$name-b" "$base2" "$half"
+  await_halves
+  fig[$name.drain]=$(wait_drained)
+  stop_sampler
+  summarise_samples "$name"
+  for part in a b; do wrk_result "$name-$part"; done
+  good=$(answered "$name-a" "$name-b")
+  cpu_figures "$name" "$good"
+  fig[$name.cpu_app]=$(calc "${fig[$name.cpu_app]} + ($(ticks "$second") - $cpu_before) / $hz / ($good > 0 ? $good : 1) * 1000" 2)
+  fig[$name.seconds]=${fig[$name-a.seconds]} fig[$name.requests]=$((${fig[$name-a.requests]} + ${fig[$name-b.requests]}))
+  fig[$name.failed]=$((${fig[$name-a.failed]} + ${fig[$name-b.failed]})) fig[$name.unexpected]=$((${fig[$name-a.unexpected]} + ${fig[$name-b.unexpected]}))
+  fig[$name.p50_ms]=$(max "${fig[$name-a.p50_ms]}" "${fig[$name-b.p50_ms]}") fig[$name.p99_ms]=$(max "${fig[$name-a.p99_ms]}" "${fig[$name-b.p99_ms]}")
+  rate_figures "$name"
+  report "$name"
+  kill "$second" 2>/dev/null
+  wait "$second" 2>/dev/null || true
+  second=""
+  rm -f "$work/tokens.$name"*
 }
 
 measure_service() { # CONNECTIONS
@@ -771,6 +888,7 @@ verdict() {
 flaws() {
   local name=$1 out=""
   ((${fig[$name.failed]:-0} == 0)) || out+="${fig[$name.failed]} failed requests; "
+  [ "${fig[$name.unexpected_statuses]:-none}" = none ] || out+="the first statuses not expected: ${fig[$name.unexpected_statuses]}; "
   ((${fig[$name.exhausted]:-0} == 0)) || out+="ran out of prepared input ${fig[$name.exhausted]} times; "
   ((${fig[$name.unexpected]:-0} == 0)) || out+="${fig[$name.unexpected]} unexpected answers; "
   ((${fig[$name.socket_errors]:-0} == 0)) || out+="${fig[$name.socket_errors]} socket errors; "
@@ -809,12 +927,19 @@ figures_table() {
   row "---" "---" "---" "---" "---" "---" "---" "---" "---"
   for c in "${levels[@]}"; do limit_row "PostgreSQL alone: order + item insert (pgbench)" "raw-insert.$c"; done
   for c in "${levels[@]}"; do limit_row "PostgreSQL alone: order + item insert, then a unit reserved on one of 100 products (pgbench)" "raw-create.$c"; done
+  for c in "${levels[@]}"; do limit_row "PostgreSQL alone: the same on minimal tables (primary and unique keys only) (pgbench)" "raw-minimal.$c"; done
   for c in "${levels[@]}"; do limit_row "PostgreSQL alone: order + item insert, then a unit reserved on one product (pgbench)" "raw-hot.$c"; done
   for c in "${levels[@]}"; do limit_row "PostgreSQL alone: transition UPDATE + history INSERT (pgbench)" "raw-transition.$c"; done
+  for c in "${levels[@]}"; do limit_row "PostgreSQL alone: a pay's rows, order read and attempt claimed, then charge + transition + history + event + key (pgbench)" "raw-pay.$c"; done
+  for c in "${levels[@]}"; do limit_row "PostgreSQL alone: a GET's read, order + items + history by id, prepared (pgbench)" "raw-get.$c"; done
   for c in "${levels[@]}"; do limit_row "Redis alone: token claim script (redis-benchmark)" "raw-claim.$c"; done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders sustained, events delivered, over 100 products (vs the raw insert + reservation)" "create.$c" "raw-create.$c" 0.4 \
+    ratio_row "POST /orders sustained, events delivered, over 100 products (vs the raw insert + reservation)" "create.$c" "raw-create.$c" 0.5 \
       "$(drain_facts "create.$c"); beyond the raw rows the service runs its token scripts, reserves stock, writes the event, and speaks HTTP and JSON"
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "POST /orders sustained, events delivered, over 100 products (vs the same rows on minimal tables)" "create.$c" "raw-minimal.$c" 0.3 \
+      "$(drain_facts "create.$c"); the service's tables carry the indexes, checks and foreign keys its queries and rules need"
   done
   for c in "${levels[@]}"; do
     row "Order events: backlog back to zero after the POST /orders load" "$c" "" "" "" "${fig[create.$c.drain]} s" "<= 5 s" \
@@ -830,25 +955,29 @@ figures_table() {
     fi
   done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders with an Idempotency-Key, sustained, beside as many without at the same time (vs those)" "key.$c" "mixed.$c" 0.85 \
+    ratio_row "POST /orders with an Idempotency-Key, sustained, beside as many without at the same time (vs those)" "key.$c" "mixed.$c" 0.9 \
       "$(drain_facts "key.$c"); p50 ${fig[key.$c.p50_ms]} ms with a key, ${fig[mixed.$c.p50_ms]} ms without" \
       "$((c / 2)) connections each; those without: ${fig[mixed.$c.sustained]}/s"
   done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders for one product (a flash sale), sustained (vs its raw insert + reservation)" "hot.$c" "raw-hot.$c" 0.5 \
+    ratio_row "POST /orders for one product (a flash sale), sustained (vs its raw insert + reservation)" "hot.$c" "raw-hot.$c" 0.6 \
       "$(drain_facts "hot.$c"); every order locks the product's row from its reservation to its commit, in PostgreSQL alone too"
   done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders/token (vs the raw token claim script)" "token.$c" "raw-claim.$c" 0.25 \
+    ratio_row "POST /orders/token (vs the raw token claim script)" "token.$c" "raw-claim.$c" 0.3 \
       "p50 ${fig[token.$c.p50_ms]} ms; beyond the script a token request signs the caller in, runs the request filters and speaks HTTP and JSON"
   done
   for c in "${levels[@]}"; do
-    ratio_row "POST /orders/{id}/pay sustained, provider in another process answering at once (vs the raw transition)" "pay.$c" "raw-transition.$c" 0.25 \
-      "$(drain_facts "pay.$c"); beyond the raw UPDATE + history a pay claims the payment in its own transaction, calls the provider over HTTP, and records the charge, the transition, the event and the key's answer"
+    ratio_row "POST /orders/{id}/pay sustained, provider in another process answering at once (vs the raw pay rows)" "pay.$c" "raw-pay.$c" 0.4 \
+      "$(drain_facts "pay.$c"); beyond the raw rows a pay checks its key, calls the provider over HTTP through its retries and timeout, and answers the order as JSON"
   done
   for c in "${levels[@]}"; do
-    ratio_row "Replay of POST /orders, same token and body (vs GET)" "replay.$c" "get.$c" 2.0 \
+    ratio_row "Replay of POST /orders, same token and body (vs GET)" "replay.$c" "get.$c" 1.5 \
       "p50 ${fig[replay.$c.p50_ms]} ms for a replay, ${fig[get.$c.p50_ms]} ms for a GET"
+  done
+  for c in "${levels[@]}"; do
+    ratio_row "GET /orders/{id}, signed in (vs the raw read of the order, items and history)" "get.$c" "raw-get.$c" 0.5 \
+      "p50 ${fig[get.$c.p50_ms]} ms; beyond the raw read a GET signs the caller in, hands the request to a worker thread, maps the rows and writes JSON"
   done
   for c in "${levels[@]}"; do
     ratio_row "GET /orders/{id}, signed in (vs GET /q/health/live)" "get.$c" "health.$c" 0.3 \
@@ -876,23 +1005,59 @@ figures_table() {
       "$(drain_facts "fullkey.$c"); p50 ${fig[fullkey.$c.p50_ms]} ms, near-empty ${fig[key.$c.p50_ms]} ms" \
       "$((c / 2)) connections each; those without: ${fig[fullmixed.$c.sustained]}/s"
   done
-  row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 5 s" \
-    "$(verdict "${fig[start.seconds]}" "<=" 5)" "includes Flyway creating the schema; with the AOT cache of ops/aot-cache.sh"
+  c=${levels[-1]}
+  ratio_row "POST /orders to two instances on the same cores, half the connections each (vs one instance)" "two.$c" "create.$c" 0.9 \
+    "$(drain_facts "two.$c"); both instances' CPU per order: ${fig[two.$c.cpu_app]} ms, one instance's: ${fig[create.$c.cpu_app]} ms"
+  budget_rows
+  row "Packaged start, launch to /q/health/ready" "" "" "" "" "${fig[start.seconds]} s" "<= 3 s" \
+    "$(verdict "${fig[start.seconds]}" "<=" 3)" "includes Flyway creating the schema; with the AOT cache of ops/aot-cache.sh"
   row "Service RSS under load (largest 1 s sample)" "" "" "" "" "${fig[rss.peak]} MB" "<= 300 MB" \
     "$(verdict "${fig[rss.peak]}" "<=" 300)" "Java $java_version; JVM options: $java_opts"
+}
+
+# The service's CPU per request (ms: its CPU seconds per 1,000 requests) and each request's own round
+# trips, against the budgets of issue 43.
+budget_rows() {
+  local label name budget c
+  while IFS='|' read -r label name budget; do
+    for c in "${levels[@]}"; do
+      row "Service CPU per request: $label (ms, over load and drain)" "$c" "" "" "" "${fig[$name.$c.cpu_app]}" "<= $budget" \
+        "$(verdict "${fig[$name.$c.cpu_app]}" "<=" "$budget")" "$(profile_note "$name.$c")"
+    done
+  done <<ROWS
+POST /orders|create|0.6
+pay|pay|1.2
+GET /orders/{id}|get|0.1
+POST /orders/token|token|0.08
+ROWS
+  while IFS='|' read -r label name server budget; do
+    row "Round trips per request: $label to ${server/pg/PostgreSQL} (its own, one at a time)" "1" "" "" "" "${fig[trips.$name.${server,,}]}" "<= $budget" \
+      "$(verdict "${fig[trips.$name.${server,,}]}" "<=" "$budget")" ""
+  done <<ROWS
+POST /orders|order|pg|4
+POST /orders|order|Redis|2
+pay|pay|pg|8
+ROWS
+}
+
+# Where a profiled phase's CPU went, when BENCH_PROFILE asked for profiles: its three costliest parts.
+profile_note() {
+  [ -n "$profiler" ] && [ -f "$BENCH_PROFILE/$1.collapsed" ] || return 0
+  echo "profile: $(python3 "$bench/profile.py" "$BENCH_PROFILE/$1.collapsed" 0 | awk '/under each part/ { on = 1; next } on && NF { sub(/^ +/, ""); print } /^$/ && on { exit }' | head -n 3 | paste -sd ';' | sed 's/;/; /g')"
 }
 
 # CPU seconds per 1,000 requests answered as expected, over each phase's load and drain.
 cpu_table() {
   local name label c
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "phase" "connections" "service" "PostgreSQL" "Redis" "provider" "all four"
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "---" "---" "---" "---" "---" "---" "---"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "phase" "connections" "service" "PostgreSQL" "Redis" "provider" "all four" "WAL kB"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "---" "---" "---" "---" "---" "---" "---" "---"
   while IFS='|' read -r label name; do
     for c in "${levels[@]}"; do
       [ -n "${fig[$name.$c.cpu_app]:-}" ] || continue
-      printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$c" "${fig[$name.$c.cpu_app]}" "${fig[$name.$c.cpu_pg]}" \
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$c" "${fig[$name.$c.cpu_app]}" "${fig[$name.$c.cpu_pg]}" \
         "${fig[$name.$c.cpu_redis]}" "${fig[$name.$c.cpu_provider]}" \
-        "$(calc "${fig[$name.$c.cpu_app]} + ${fig[$name.$c.cpu_pg]} + ${fig[$name.$c.cpu_redis]} + ${fig[$name.$c.cpu_provider]}" 2)"
+        "$(calc "${fig[$name.$c.cpu_app]} + ${fig[$name.$c.cpu_pg]} + ${fig[$name.$c.cpu_redis]} + ${fig[$name.$c.cpu_provider]}" 2)" \
+        "${fig[$name.$c.wal_kb]}"
     done
   done <<ROWS
 POST /orders|create
@@ -903,6 +1068,7 @@ Replay of POST /orders|replay
 GET /orders/{id}|get
 GET /q/health/live|health
 pay|pay
+POST /orders to two instances (both instances' CPU)|two
 ROWS
 }
 
@@ -930,11 +1096,11 @@ write_results() {
     echo
     figures_table
     echo
-    echo "CPU seconds per 1,000 requests answered as expected, over each phase's load and drain (PostgreSQL and Redis are the machine's shared servers: quiet, but for this run):"
+    echo "CPU seconds per 1,000 requests answered as expected (ms per request), over each phase's load and drain (PostgreSQL and Redis are the machine's shared servers: quiet, but for this run; the provider is nginx), and what PostgreSQL wrote to its write-ahead log per request:"
     echo
     cpu_table
     echo
-    echo "Round trips per request, one request at a time, counted by \`trips.py\` between a second instance of the service and the servers (what its idle pollers made meanwhile, ${fig[trips.idle.pg]} to PostgreSQL and ${fig[trips.idle.redis]} to Redis a second, taken off):"
+    echo "Round trips per request, each request's own (background work off), one request at a time, counted by \`trips.py\` between a second instance of the service and the servers (what the idle instance made meanwhile, ${fig[trips.idle.pg]} to PostgreSQL and ${fig[trips.idle.redis]} to Redis a second, taken off):"
     echo
     echo "| request | PostgreSQL | Redis |"
     echo "| --- | --- | --- |"
@@ -954,9 +1120,13 @@ write_results() {
   `insert-order.sql` (order + item) and `transition.sql` (the guarded UPDATE from created to paid +
   the history row, each on its own prepared order), each one statement, and `insert-order.sql` then
   `reserve-one-of-100.sql` (a unit reserved on one of 100 products, as POST /orders spreads its orders)
-  or `reserve-unit.sql` (on one product, as in a flash sale) in one transaction; redis-benchmark calls the
-  service's `token-claim.lua` by EVALSHA on issued token records. pgbench's p50/p99 come from its
-  per-transaction log.
+  or `reserve-unit.sql` (on one product, as in a flash sale) in one transaction, the first also on
+  minimal tables (primary keys and the order's two unique keys, nothing else); `pay.sql` does a pay's
+  own rows in its two transactions (the order read and the attempt claimed, each alone; then the charge,
+  the guarded transition with its history and event, and the key's answer, in one); `get-order.sql`
+  reads an order with its items and history by id, prepared, as the service's GET does; redis-benchmark
+  calls the service's `token-claim.lua` by EVALSHA on issued token records. pgbench's p50/p99 come from
+  its per-transaction log.
 - CPU per 1,000 requests: the clock ticks of the service's process, of PostgreSQL (the postmaster with
   its ended backends, and the live ones), of Redis and of the provider, from before a phase's load to
   the end of its drain, divided by its answers as expected. The once-a-second sampler (a curl of the
@@ -964,9 +1134,14 @@ write_results() {
 - Fixed offered rate: hey sends the request from 16 workers at half the rate wrk reached at 16
   connections. hey skips a worker's turn while its last request is out rather than queueing it, which
   at half the capacity it seldom has to.
-- Pay calls the payment provider in a process of its own: WireMock (ops/bench/provider) answering every
-  charge at once as succeeded, so that the figure is the service's own cost. Reconciliation is off, as
-  that provider lists no charges.
+- Pay calls the payment provider in a process of its own: nginx (`provider/nginx.conf`), one process,
+  answering every charge at once as succeeded with a fixed body, so that the figure is the service's own
+  cost; its CPU is the table's provider column. Reconciliation is off, as that provider lists no charges.
+- Round trips are each request's own: the counted instance runs with its outbox relay and scheduled
+  jobs off, as `RoundTripBudgetTest` counts them; delivering the events is in the phases' CPU.
+- With `BENCH_PROFILE=DIR`, async-profiler samples the service's CPU in each phase into
+  `DIR/PHASE.collapsed` (`profile.py` summarises one), and the budget rows name the costliest parts of
+  the stack; such a run's figures carry the profiler's own cost.
 - POST /orders takes a fresh one-time token per request, issued in bulk before the phase (not timed)
   and read by the wrk script; the body is `{"currency":"CNY","items":[{"sku":"BENCH-001","quantity":1}]}`
   with the 100 products of `products.sql` in turn, and always ABC-1 in the flash sale.
@@ -1003,9 +1178,9 @@ POST /orders|create|raw-create
 POST /orders, one product|hot|raw-hot
 POST /orders ($1)|full|raw-create
 POST /orders/token|token|raw-claim
-pay|pay|raw-transition
+pay|pay|raw-pay
 replay POST /orders|replay|raw-claim
-GET /orders/{id}|get|health
+GET /orders/{id}|get|raw-get
 ROWS
 }
 
@@ -1058,6 +1233,7 @@ main() {
   place_orders 500 "$work/placed"
   local c
   for c in "${levels[@]}"; do measure_service "$c"; done
+  two_instance_phase "${levels[-1]}"
   measure_fixed_rates
   count_round_trips
   fill_orders

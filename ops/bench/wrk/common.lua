@@ -93,10 +93,16 @@ function common.write_line(line)
   end
 end
 
--- Counts an answer the phase did not expect, keeping the first few statuses for RESULTS.md to name.
+-- Keeps the first few statuses of answers the phase did not expect, for RESULTS.md to name.
+function common.note_status(status)
+  noted = (noted or 0) + 1
+  if noted <= 5 then odd_statuses = (odd_statuses or "") .. status .. "," end
+end
+
+-- Counts a 2xx answer the phase did not expect (wrk counts the others as failed itself).
 function common.count_unexpected(status)
   unexpected = unexpected + 1
-  if unexpected <= 5 then odd_statuses = (odd_statuses or "") .. status .. "," end
+  common.note_status(status)
 end
 
 function common.nothing_left()

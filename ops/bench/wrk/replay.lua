@@ -18,5 +18,9 @@ end
 request = common.cycle(requests)
 
 response = function(status, headers, body)
-  if status ~= 201 or headers["Idempotent-Replayed"] ~= "true" then common.count_unexpected(status) end
+  if status >= 300 then
+    common.note_status(status)
+  elseif status ~= 201 or headers["Idempotent-Replayed"] ~= "true" then
+    common.count_unexpected(status)
+  end
 end
