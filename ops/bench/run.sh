@@ -49,7 +49,7 @@ java_opts=${BENCH_JAVA_OPTS:-@../../ops/jvm.options -XX:AOTCache=app.aot} # the 
 
 run=bench_$(date +%s)_$$ # this run's schema, and with a colon its Redis key prefix
 raw=${run}_raw           # the service's tables copied empty, for pgbench
-minimal=${run}_min       # the order's tables with their primary keys and unique keys only, for pgbench
+minimal=${run}_min       # the order's tables with their primary keys and the token's unique key only, for pgbench
 prefix="$run:"
 work=$(mktemp -d "/tmp/$run.XXXX")
 halves=()              # the wrk processes of a load shared by two (half_load)
@@ -79,7 +79,7 @@ rcli() { redis-cli -h 127.0.0.1 -p 6379 "$@"; }
 
 # Installs what is missing from Debian's packages, so that a fresh clone runs with one command.
 ensure_tools() {
-  local -A package=([wrk]=wrk [hey]=hey [gnuplot]=gnuplot-nox [jq]=jq [curl]=curl [psql]=postgresql-client [nginx]=nginx-light
+  local -A package=([wrk]=wrk [hey]=hey [gnuplot]=gnuplot-nox [jq]=jq [curl]=curl [psql]=postgresql-client [nginx]=nginx
     [pgbench]=postgresql-client [redis-cli]=redis-tools [redis-benchmark]=redis-tools)
   local missing=() tool
   for tool in "${!package[@]}"; do
@@ -121,12 +121,14 @@ pay_body() { sed -n "s/^common.PAY_BODY = '\(.*\)'$/\1/p" "$bench/wrk/common.lua
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The payment provider in a process of its own, so that pay is measured at the service's own cost:
-# nginx answering every charge at once as succeeded (ops/bench/provider/nginx.conf), one process.
+# nginx answering every charge at once as succeeded (ops/bench/provider/nginx.conf), in the foreground
+# and as one process (no master), so that $provider is the PID that holds its CPU. -e keeps even its
+# first log lines, before it has read its configuration, in this run's directory.
 start_provider() {
   local began
   mkdir -p "$work/nginx"
   sed "s#WORK#$work/nginx#g; s#PORT#$provider_port#" "$bench/provider/nginx.conf" >"$work/nginx/nginx.conf"
-  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" >"$work/provider.log" 2>&1 &
+  nginx -e "$work/nginx/nginx-error.log" -c "$work/nginx/nginx.conf" -p "$work/nginx" >"$work/provider.log" 2>&1 &
   provider=$!
   began=$(now_ns)
   until curl -s -o /dev/null "http://127.0.0.1:$provider_port/health"; do
@@ -200,8 +202,9 @@ await_ready() { # PID BASE NAME
 # Idempotency-Key, charged by the provider), one request at a time: a second instance of the service,
 # on a schema and key prefix of its own, reaches both servers through trips.py, which counts them. Its
 # background work is off (the outbox relay and the scheduled jobs), so that each count is the request's
-# own, as RoundTripBudgetTest pins them; delivering the events is in the CPU figures of the phases.
-# What the idle instance still makes meanwhile (measured for a while first, per second) is taken off.
+# own, as RoundTripBudgetTest pins them; delivering the events those requests wrote is counted after
+# (count_delivery_trips). What the idle instance still makes meanwhile (measured for a while first, per
+# second) is taken off.
 count_round_trips() {
   local requests=200 control pg_port redis_port http_port trips_base schema=${run}_trips idle=5 i token
   local -a before after
@@ -227,10 +230,57 @@ count_round_trips() {
   exec 4<"$work/trips.orders"
   trips_of pay "$control" "$requests" bash -c "read -r id <&4 && curl -sf -o /dev/null -u alice:alice -H \"Idempotency-Key: trips-\$id\" -H 'Content-Type: application/json' -d '$pay' '$trips_base/orders/'\$id/pay"
   exec 4<&-
-  kill "$counted" "$counter" 2>/dev/null
-  wait "$counted" "$counter" 2>/dev/null || true
-  counted="" counter=""
+  kill "$counted" 2>/dev/null
+  wait "$counted" 2>/dev/null || true
+  counted=""
   log "round trips: per token PostgreSQL ${fig[trips.token.pg]}, Redis ${fig[trips.token.redis]}; per order PostgreSQL ${fig[trips.order.pg]}, Redis ${fig[trips.order.redis]}; per pay PostgreSQL ${fig[trips.pay.pg]}, Redis ${fig[trips.pay.redis]}; idle ${fig[trips.idle.pg]}/s and ${fig[trips.idle.redis]}/s"
+  count_delivery_trips "$control" "$schema" "$pg_port" "$redis_port"
+  kill "$counter" 2>/dev/null
+  wait "$counter" 2>/dev/null || true
+  counter=""
+}
+
+# Round trips per event of delivering the events the counted requests wrote (still PENDING, as their
+# instance's relay was off): the counted instance started again on the same schema, background work on.
+# Its start is not counted: the events are put a day off before it starts and made due once it is ready
+# and has polled for a while (by psql beside trips.py, uncounted); the count runs from then until no
+# event is PENDING, less what the instance makes idle afterwards. They leave as one backlog, in the
+# relay's full batches: an event that leaves in a smaller batch, as under a lighter load, takes a larger
+# share of its batch's round trips.
+# count_delivery_trips CONTROL-PORT SCHEMA POSTGRESQL-PORT REDIS-PORT
+count_delivery_trips() {
+  local control=$1 schema=$2 http_port began elapsed idle=5 waited
+  local -a before after rest
+  psql_in "$schema" -c "UPDATE outbox SET next_attempt_at = now() + interval '1 day' WHERE status = 'PENDING'" >/dev/null
+  fig[trips.deliver.events]=$(pending_events "$schema")
+  http_port=$(free_port)
+  launch_service "$http_port" "$schema" "${schema}:" "$3" "$4" "$work/delivering.log"
+  counted=$launched
+  await_ready "$counted" "http://127.0.0.1:$http_port" "delivering instance"
+  sleep 2
+  read -r -a before <<<"$(trips_now "$control")"
+  began=$(now_ns)
+  psql_in "$schema" -c "UPDATE outbox SET next_attempt_at = now() WHERE status = 'PENDING'" >/dev/null
+  waited=0
+  while [ "$(pending_events "$schema")" != 0 ] && ((waited < 1200)); do sleep 0.1; waited=$((waited + 1)); done
+  # The relay's last look for more after its last batch belongs to the delivery, not to the idle rate.
+  sleep 1
+  read -r -a after <<<"$(trips_now "$control")"
+  elapsed=$(calc "($(now_ns) - $began) / 1e9" 3)
+  sleep "$idle"
+  read -r -a rest <<<"$(trips_now "$control")"
+  kill "$counted" 2>/dev/null
+  wait "$counted" 2>/dev/null || true
+  counted=""
+  if [ "$(pending_events "$schema")" != 0 ] || ((${fig[trips.deliver.events]} == 0)); then
+    fig[trips.deliver.pg]=n/a fig[trips.deliver.redis]=n/a
+    log "round trips of delivering events: not counted ($(pending_events "$schema") of ${fig[trips.deliver.events]} events still PENDING)"
+    return
+  fi
+  fig[trips.deliver.idle_pg]=$(calc "(${rest[0]} - ${after[0]}) / $idle" 1) fig[trips.deliver.idle_redis]=$(calc "(${rest[1]} - ${after[1]}) / $idle" 1)
+  fig[trips.deliver.pg]=$(calc "(${after[0]} - ${before[0]} - ${fig[trips.deliver.idle_pg]} * $elapsed) / ${fig[trips.deliver.events]}" 2)
+  fig[trips.deliver.redis]=$(calc "(${after[1]} - ${before[1]} - ${fig[trips.deliver.idle_redis]} * $elapsed) / ${fig[trips.deliver.events]}" 2)
+  log "round trips of delivering ${fig[trips.deliver.events]} events, per event: PostgreSQL ${fig[trips.deliver.pg]}, Redis ${fig[trips.deliver.redis]} (in $elapsed s; idle ${fig[trips.deliver.idle_pg]}/s and ${fig[trips.deliver.idle_redis]}/s)"
 }
 
 trips_now() { cat </dev/tcp/127.0.0.1/"$1" | awk '{ printf "%s ", $2 } END { print "" }'; }
@@ -285,7 +335,7 @@ cleanup() {
 # ---------------------------------------------------------------------------------------------
 # Measuring
 
-pending_events() { app_sql -c "SELECT count(*) FROM outbox WHERE status = 'PENDING'"; }
+pending_events() { psql_in "${1:-$run}" -c "SELECT count(*) FROM outbox WHERE status = 'PENDING'"; } # [SCHEMA]
 
 # CPU time, in clock ticks, of the service, PostgreSQL, Redis and the payment provider: per phase, the
 # difference over its load and its drain, per 1,000 requests answered as expected.
@@ -343,19 +393,28 @@ stop_sampler() {
 # Seconds until the outbox holds no PENDING row: every event of the phase has been delivered.
 # Counting only PENDING rows in outbox holds whether delivered rows stay there or move elsewhere.
 wait_drained() {
-  local began; began=$(now_ns)
-  if [ "$(pending_events)" = 0 ]; then
-    echo 0
-    return
-  fi
+  local began waited; began=$(now_ns)
+  waited=0
   while [ "$(pending_events)" != 0 ]; do
     if (($(now_ns) - began > 600 * 10 ** 9)); then
-      echo 600
-      return
+      waited=600
+      break
     fi
     sleep 0.2
+    waited=$(calc "($(now_ns) - $began) / 1e9" 1)
   done
-  calc "($(now_ns) - $began) / 1e9" 1
+  vacuum_service
+  echo "$waited"
+}
+
+# VACUUM (ANALYZE) of the service's tables. This machine's PostgreSQL runs without autovacuum, which a
+# deployment's never would: the outbox's delivered rows and the products' reservations leave dead row
+# versions that every later statement would step over, so that each phase would pay for the ones before.
+# It runs after each drain, before the phase's CPU is read, so the phase pays for its own cleaning up.
+vacuum_service() {
+  local tables
+  tables=$(app_sql -c "SELECT string_agg(format('%I.%I', schemaname, relname), ', ') FROM pg_stat_user_tables WHERE schemaname = '$run'")
+  [ -z "$tables" ] || app_sql -c "VACUUM (ANALYZE) $tables" >/dev/null
 }
 
 # Keeps the key=value pairs of a wrk script's RESULT line as figures <name>.<key>.
@@ -490,25 +549,27 @@ SQL
               AND confrelid::regclass::text IN ('orders', 'order_items', 'order_history')" | raw_sql
 }
 
-# The same order, item and reservation rows on tables with nothing but their primary keys and the two
-# unique keys an order has (its token's and its number), so that insert-order.sql and
-# reserve-one-of-100.sql measure the rows alone, without the service's other indexes, checks and keys.
+# The same order, item and reservation rows on tables with nothing but their primary keys (the items'
+# is their unique key) and the order token's unique key (as the service's uq_orders_token_hash): no
+# other index, no foreign key, no check. insert-order.sql and reserve-one-of-100.sql run on it as they
+# are, so the gap to raw-create is what the service's other indexes, checks and keys cost.
 prepare_minimal_schema() {
   sql <<SQL
 CREATE SCHEMA $minimal;
-CREATE TABLE $minimal.orders (id uuid PRIMARY KEY, order_number bigint UNIQUE, customer varchar(255) NOT NULL,
-    token_hash varchar(64) NOT NULL UNIQUE, request_fingerprint varchar(64) NOT NULL, status varchar(16) NOT NULL,
-    currency char(3) NOT NULL, total_amount numeric(19, 4) NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+CREATE TABLE $minimal.orders (id uuid PRIMARY KEY, customer varchar(255) NOT NULL, token_hash char(64) NOT NULL,
+    request_fingerprint char(64) NOT NULL, status varchar(16) NOT NULL, currency char(3) NOT NULL, total_amount numeric(19, 4) NOT NULL,
+    created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, CONSTRAINT uq_orders_token_hash UNIQUE (token_hash));
 CREATE TABLE $minimal.order_items (order_id uuid, line_no int, sku varchar(64) NOT NULL, quantity int NOT NULL,
     unit_price numeric(19, 4) NOT NULL, PRIMARY KEY (order_id, line_no));
-CREATE TABLE $minimal.products (sku varchar(64) PRIMARY KEY, active boolean NOT NULL, on_hand int NOT NULL, reserved int NOT NULL DEFAULT 0,
-    updated_at timestamptz);
-INSERT INTO $minimal.products (sku, active, on_hand) SELECT sku, active, on_hand FROM $raw.products;
+CREATE TABLE $minimal.products (sku varchar(64) PRIMARY KEY, name varchar(200) NOT NULL, price numeric(19, 4) NOT NULL,
+    currency char(3) NOT NULL, active boolean NOT NULL, on_hand int NOT NULL, reserved int NOT NULL DEFAULT 0,
+    updated_at timestamptz NOT NULL DEFAULT now());
+INSERT INTO $minimal.products (sku, name, price, currency, active, on_hand) SELECT sku, name, price, currency, active, on_hand FROM $raw.products;
 SQL
 }
 
-# 500 paid orders of one item and one history row, in read_queue, for get-order.sql: the shape of the
-# orders the GET phase reads.
+# 500 orders the raw transition moved (one item and one history row each: a row more than the GET
+# phase's created orders have, none fewer), in read_queue, for get-order.sql.
 prepare_read_queue() {
   raw_sql <<SQL
 DROP TABLE IF EXISTS read_queue;
@@ -609,12 +670,14 @@ measure_raw_limits() {
     fig[raw-transition.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
     report "raw-transition.$c"
   done
-  # A pay reads its order and claims its attempt, then commits the charge, transition, event and key.
-  # Its pgbench stops with an error once the queue is used up, so the queue holds more than it can take.
+  # A pay reads its order and claims its attempt, then commits the charge, transition, event and key:
+  # costlier than a transition, so a queue of the transition's size is enough.
   for c in "${levels[@]}"; do
     prepare_transition_queue "$(calc "2 * $best * $seconds + 1000")"
     wait_for_connections
     raw_pgbench "raw-pay.$c" "$c" "$bench/pay.sql"
+    # Past the end of the queue a pay finds no order and writes nothing: such turns would flatter the figure.
+    fig[raw-pay.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
     report "raw-pay.$c"
   done
   # A GET's read is one prepared statement in the service (pgjdbc prepares it on the server), so here too.
@@ -1031,7 +1094,7 @@ GET /orders/{id}|get|0.1
 POST /orders/token|token|0.08
 ROWS
   while IFS='|' read -r label name server budget; do
-    row "Round trips per request: $label to ${server/pg/PostgreSQL} (its own, one at a time)" "1" "" "" "" "${fig[trips.$name.${server,,}]}" "<= $budget" \
+    row "Round trips per request: $label to ${server/pg/PostgreSQL} (its own, background work off, one at a time)" "1" "" "" "" "${fig[trips.$name.${server,,}]}" "<= $budget" \
       "$(verdict "${fig[trips.$name.${server,,}]}" "<=" "$budget")" ""
   done <<ROWS
 POST /orders|order|pg|4
@@ -1100,13 +1163,14 @@ write_results() {
     echo
     cpu_table
     echo
-    echo "Round trips per request, each request's own (background work off), one request at a time, counted by \`trips.py\` between a second instance of the service and the servers (what the idle instance made meanwhile, ${fig[trips.idle.pg]} to PostgreSQL and ${fig[trips.idle.redis]} to Redis a second, taken off):"
+    echo "Round trips, counted by \`trips.py\` between a second instance of the service and the servers. The request's own round trips (background work off): one request at a time, less what the idle instance made meanwhile (${fig[trips.idle.pg]} to PostgreSQL and ${fig[trips.idle.redis]} to Redis a second). Delivering its events, per event: the same instance started again, background work on, delivering the ${fig[trips.deliver.events]:-n/a} events those requests left PENDING as one backlog, less its idle rate (${fig[trips.deliver.idle_pg]:-n/a} and ${fig[trips.deliver.idle_redis]:-n/a} a second):"
     echo
-    echo "| request | PostgreSQL | Redis |"
+    echo "| round trips | PostgreSQL | Redis |"
     echo "| --- | --- | --- |"
-    echo "| POST /orders/token | ${fig[trips.token.pg]} | ${fig[trips.token.redis]} |"
-    echo "| POST /orders | ${fig[trips.order.pg]} | ${fig[trips.order.redis]} |"
-    echo "| POST /orders/{id}/pay, with an Idempotency-Key | ${fig[trips.pay.pg]} | ${fig[trips.pay.redis]} |"
+    echo "| POST /orders/token: the request's own round trips (background work off) | ${fig[trips.token.pg]} | ${fig[trips.token.redis]} |"
+    echo "| POST /orders: the request's own round trips (background work off) | ${fig[trips.order.pg]} | ${fig[trips.order.redis]} |"
+    echo "| POST /orders/{id}/pay, with an Idempotency-Key: the request's own round trips (background work off) | ${fig[trips.pay.pg]} | ${fig[trips.pay.redis]} |"
+    echo "| delivering its events, per event (an order's and a pay's, in the relay's batches) | ${fig[trips.deliver.pg]:-n/a} | ${fig[trips.deliver.redis]:-n/a} |"
     echo
     echo "![Throughput and p99 latency per figure beside its raw limit](results.png)"
     echo
@@ -1121,7 +1185,7 @@ write_results() {
   the history row, each on its own prepared order), each one statement, and `insert-order.sql` then
   `reserve-one-of-100.sql` (a unit reserved on one of 100 products, as POST /orders spreads its orders)
   or `reserve-unit.sql` (on one product, as in a flash sale) in one transaction, the first also on
-  minimal tables (primary keys and the order's two unique keys, nothing else); `pay.sql` does a pay's
+  minimal tables (primary keys and the order token's unique key, nothing else); `pay.sql` does a pay's
   own rows in its two transactions (the order read and the attempt claimed, each alone; then the charge,
   the guarded transition with its history and event, and the key's answer, in one); `get-order.sql`
   reads an order with its items and history by id, prepared, as the service's GET does; redis-benchmark
@@ -1138,7 +1202,11 @@ write_results() {
   answering every charge at once as succeeded with a fixed body, so that the figure is the service's own
   cost; its CPU is the table's provider column. Reconciliation is off, as that provider lists no charges.
 - Round trips are each request's own: the counted instance runs with its outbox relay and scheduled
-  jobs off, as `RoundTripBudgetTest` counts them; delivering the events is in the phases' CPU.
+  jobs off, as `RoundTripBudgetTest` counts them. Delivering the events those requests wrote is counted
+  apart, per event: the instance is started again on the same schema with its relay on, and once it is
+  ready and idle the events are made due; the count runs until none is PENDING, less its idle rate.
+  They leave as one backlog, in the relay's full batches: an event that leaves in a smaller batch, as
+  under a lighter load, takes a larger share of its batch's round trips.
 - With `BENCH_PROFILE=DIR`, async-profiler samples the service's CPU in each phase into
   `DIR/PHASE.collapsed` (`profile.py` summarises one), and the budget rows name the costliest parts of
   the stack; such a run's figures carry the profiler's own cost.
