@@ -639,6 +639,17 @@ wait_for_connections() {
   done
 }
 
+# pgbench of a script that takes the next created order of transition_queue in each transaction
+# (transition.sql, pay.sql), on a queue of at least ROWS: raw_on_queue NAME CONNECTIONS SCRIPT ROWS
+raw_on_queue() {
+  prepare_transition_queue "$4"
+  wait_for_connections
+  raw_pgbench "$1" "$2" "$3"
+  # Transactions past the end of the queue found no order and wrote nothing: they would flatter the figure.
+  fig[$1.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
+  report "$1"
+}
+
 measure_raw_limits() {
   prepare_raw_schema
   prepare_minimal_schema
@@ -662,24 +673,10 @@ measure_raw_limits() {
   local rates=() best
   for c in "${levels[@]}"; do rates+=("${fig[raw-insert.$c.rate]}"); done
   best=$(max "${rates[@]}")
-  for c in "${levels[@]}"; do
-    prepare_transition_queue "$(calc "2 * $best * $seconds + 1000")"
-    wait_for_connections
-    raw_pgbench "raw-transition.$c" "$c" "$bench/transition.sql"
-    # Transactions past the end of the queue found no order: they would flatter the figure.
-    fig[raw-transition.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
-    report "raw-transition.$c"
-  done
+  for c in "${levels[@]}"; do raw_on_queue "raw-transition.$c" "$c" "$bench/transition.sql" "$(calc "2 * $best * $seconds + 1000")"; done
   # A pay reads its order and claims its attempt, then commits the charge, transition, event and key:
   # costlier than a transition, so a queue of the transition's size is enough.
-  for c in "${levels[@]}"; do
-    prepare_transition_queue "$(calc "2 * $best * $seconds + 1000")"
-    wait_for_connections
-    raw_pgbench "raw-pay.$c" "$c" "$bench/pay.sql"
-    # Past the end of the queue a pay finds no order and writes nothing: such turns would flatter the figure.
-    fig[raw-pay.$c.exhausted]=$(raw_sql -c "SELECT greatest(0, last_value - (SELECT count(*) FROM transition_queue)) FROM transition_seq")
-    report "raw-pay.$c"
-  done
+  for c in "${levels[@]}"; do raw_on_queue "raw-pay.$c" "$c" "$bench/pay.sql" "$(calc "2 * $best * $seconds + 1000")"; done
   # A GET's read is one prepared statement in the service (pgjdbc prepares it on the server), so here too.
   prepare_read_queue
   for c in "${levels[@]}"; do
