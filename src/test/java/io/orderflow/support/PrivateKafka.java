@@ -28,8 +28,12 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
 
-    /** Formatting the storage and starting a broker take a few seconds on two busy cores. */
-    private static final Duration START_LIMIT = Duration.ofSeconds(60);
+    /**
+     * Formatting the storage and starting a broker take a few seconds alone, and up to a minute each on two cores
+     * shared with the proof under faults; the limit only tells a broker that will never start from a slow one.
+     */
+    private static final Duration START_LIMIT = Duration.ofMinutes(3);
+    private static final int LOG_LINES_SHOWN = 30;
 
     private static int port;
     private static int controllerPort;
@@ -46,7 +50,7 @@ public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        run(Duration.ofSeconds(60), "kafka.tools.StorageTool", "format", "--cluster-id", Uuid.randomUuid().toString(), "--config",
+        run(START_LIMIT, "kafka.tools.StorageTool", "format", "--cluster-id", Uuid.randomUuid().toString(), "--config",
                 dir.resolve("server.properties").toString());
         startBroker();
         return Map.of("orders.events.transport", "kafka", "kafka.bootstrap.servers", bootstrapServers());
@@ -76,7 +80,7 @@ public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
         broker = java("kafka.Kafka", dir.resolve("server.properties").toString());
         await().atMost(START_LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> {
             if (!broker.isAlive()) {
-                throw new IllegalStateException("The private Kafka broker exited; its log: " + dir.resolve("broker.log"));
+                throw new IllegalStateException("The private Kafka broker exited; " + logTail());
             }
             return accepts(port);
         });
@@ -120,7 +124,7 @@ public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
         try {
             if (!tool.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS) || tool.exitValue() != 0) {
                 tool.destroyForcibly();
-                throw new IllegalStateException(mainClass + " failed; its log: " + dir.resolve("broker.log"));
+                throw new IllegalStateException(mainClass + " failed or did not finish within " + limit + "; " + logTail());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -139,6 +143,17 @@ public class PrivateKafka implements QuarkusTestResourceLifecycleManager {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.log").toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + mainClass, e);
+        }
+    }
+
+    /** The end of the broker's log, for a failure's message: the test run's output is often all there is to read. */
+    private static String logTail() {
+        Path log = dir.resolve("broker.log");
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return "the end of its log (" + log + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES_SHOWN), lines.size()));
+        } catch (IOException e) {
+            return "its log " + log + " cannot be read: " + e;
         }
     }
 
