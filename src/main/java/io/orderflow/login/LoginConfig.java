@@ -55,6 +55,14 @@ public interface LoginConfig {
     @WithDefault("1S")
     Duration maxDelay();
 
+    /**
+     * How long a sign-in waits when the password checks in flight from its address alone fill a limit
+     * (a burst of one user's right password, many people behind one address signing in at once): it
+     * asks again as they end, and only after this is it refused with 429 and Retry-After 1.
+     */
+    @WithDefault("5S")
+    Duration waitForChecksInFlight();
+
     /** Starts at a counter's first failure; the counter is forgotten when it ends. */
     @WithDefault("15M")
     Duration window();

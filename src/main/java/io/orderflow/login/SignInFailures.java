@@ -2,6 +2,7 @@ package io.orderflow.login;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -32,8 +33,18 @@ class SignInFailures {
     private static final RedisScript RESERVE = RedisScript.load("login-reserve");
     private static final RedisScript COUNT = RedisScript.load("login-count");
     private static final RedisScript RELEASE = RedisScript.load("login-release");
+    private static final RedisScript FAILED = RedisScript.load("login-failed");
     /** Why the reservation script refused, by its answer's third element. */
-    private static final String[] REFUSED_BY = { null, "user-and-address", "address", "address-rate" };
+    private static final String[] REFUSED_BY = { null, "user-and-address", "address", "address-rate", "checks-in-flight" };
+    private static final int CHECKS_IN_FLIGHT = 4;
+    /**
+     * Longer than any password check takes (its slow-down, its hash, its user-store read): an attempt still in
+     * flight after it is one whose instance died, and its reservation counts as the failure it may have been.
+     */
+    static final Duration LONGEST_CHECK = Duration.ofSeconds(30);
+    /** The first pause of a sign-in waiting for the checks in flight from its address; doubled, with jitter, up to the next. */
+    private static final Duration FIRST_WAIT = Duration.ofMillis(20);
+    private static final Duration LONGEST_WAIT = Duration.ofMillis(200);
     /** The first delay of a user being guessed at; each further failure doubles it, up to the configured cap. */
     private static final Duration FIRST_DELAY = Duration.ofMillis(100);
 
@@ -55,21 +66,27 @@ class SignInFailures {
     /**
      * The attempt, reserved and to be checked; or {@link SignInRefusedException} when this address reached
      * its limit for this user, or reached its own limit and has failed for this user before, or reached its
-     * own limit and used this second's checks for names it has not failed for. Without blocking: one Redis
-     * call per slot, the user's only for an attempt the address's reserved.
+     * own limit and used this second's checks for names it has not failed for. When the checks in flight
+     * from this address alone fill a limit (a burst of the right password, an office signing in at nine),
+     * it asks again as they end, for up to {@link LoginConfig#waitForChecksInFlight()}, and is refused
+     * with Retry-After 1 only after that. Without blocking: one Redis call per slot, the user's only for
+     * an attempt the address's reserved.
      */
     public Uni<SignInAttempt> admit(String user, String address) {
         long clearance = clearances.stamp(user, address);
-        return reserve(user, address, config.maxFailuresPerUserAndAddress(), config.maxFailuresPerAddress(),
-                config.checksPerSecondPastAddressLimit()).chain(reserved -> {
-            if (reserved.get(0).toInteger() == 1) {
-                return Uni.createFrom().failure(refused(REFUSED_BY[reserved.get(2).toInteger()], reserved.get(1).toLong()));
-            }
-            boolean failedBefore = reserved.get(1).toLong() > 0;
-            return COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())
-                    .map(attempts -> new SignInAttempt(user, address, failedBefore, delay(attempts.toLong() - 1), clearance))
-                    .onFailure().call(e -> release(user, address, failedBefore, false));
-        }).ifNoItem().after(RedisScript.TIMEOUT).fail()
+        String id = UUID.randomUUID().toString();
+        return Uni.createFrom().deferred(() -> reserve(user, address, id, config.maxFailuresPerUserAndAddress(), config.maxFailuresPerAddress(),
+                config.checksPerSecondPastAddressLimit()).map(this::reservedOrRefused))
+                .onFailure(ChecksInFlightException.class).retry().withBackOff(FIRST_WAIT, LONGEST_WAIT).withJitter(0.5)
+                .expireIn(config.waitForChecksInFlight().toMillis())
+                // Mutiny ends the waiting with its own exception, the last failure its cause.
+                .onFailure(ChecksInFlightException::endedWaiting).transform(waited -> refused(REFUSED_BY[CHECKS_IN_FLIGHT], ChecksInFlightException.RETRY_AFTER_MILLIS))
+                .chain(pairFailures -> {
+                    boolean failedBefore = pairFailures > 0;
+                    return COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())
+                            .map(attempts -> new SignInAttempt(user, address, id, failedBefore, delay(attempts.toLong() - 1), clearance))
+                            .onFailure().call(e -> release(user, address, id, failedBefore, false));
+                })
                 .onFailure(e -> !(e instanceof SignInRefusedException)).transform(e -> {
                     unavailable("check", e);
                     return new SignInThrottleUnavailableException();
@@ -83,12 +100,14 @@ class SignInFailures {
      */
     public void failed(SignInAttempt attempt) {
         metrics.counter("orders.login.failures").increment();
+        FAILED.run(reactive, inFlightKeys(attempt.user(), attempt.address()), attempt.id())
+                .subscribe().with(done -> { }, e -> unavailable("count", e));
         clearances.failed(attempt.user(), attempt.address()).subscribe().with(done -> { }, e -> unavailable("announce", e));
     }
 
     /** An attempt whose password could not be checked (the user store failed): it gives its reservation back. */
     public void notChecked(SignInAttempt attempt) {
-        release(attempt.user(), attempt.address(), false, true).subscribe().with(done -> { }, e -> unavailable("release", e));
+        release(attempt.user(), attempt.address(), attempt.id(), false, true).subscribe().with(done -> { }, e -> unavailable("release", e));
     }
 
     /**
@@ -98,28 +117,70 @@ class SignInFailures {
      */
     public void succeeded(SignInAttempt attempt) {
         clearances.clear(attempt);
-        release(attempt.user(), attempt.address(), attempt.failedBefore(), true).subscribe().with(done -> { }, e -> unavailable("release", e));
+        release(attempt.user(), attempt.address(), attempt.id(), attempt.failedBefore(), true).subscribe().with(done -> { }, e -> unavailable("release", e));
     }
 
     /** A wrong password counted as an instance counts it, reservation and all: what another instance's failure leaves in Redis. */
     Uni<Void> count(String user, String address) {
-        return reserve(user, address, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)
+        String id = UUID.randomUUID().toString();
+        return reserve(user, address, id, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)
+                .chain(() -> FAILED.run(reactive, inFlightKeys(user, address), id))
                 .chain(() -> COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())).replaceWithVoid();
     }
 
     /** The reservation on the pair's and the address's counters, within these limits (see login-reserve.lua for its answer). */
-    private Uni<Response> reserve(String user, String address, int perUserAndAddress, int perAddress, int checksPerSecondPastLimit) {
-        return RESERVE.run(reactive, List.of(pairKey(user, address), addressKey(address), addressRateKey(address)),
-                config.window().toMillis(), perUserAndAddress, perAddress, checksPerSecondPastLimit);
+    private Uni<Response> reserve(String user, String address, String id, int perUserAndAddress, int perAddress, int checksPerSecondPastLimit) {
+        String pair = pairKey(user, address);
+        String byAddress = addressKey(address);
+        return RESERVE.run(reactive, List.of(pair, byAddress, addressRateKey(address), inFlightKey(pair), inFlightKey(byAddress)),
+                config.window().toMillis(), perUserAndAddress, perAddress, checksPerSecondPastLimit, id, LONGEST_CHECK.toMillis());
+    }
+
+    /** The pair's failures before this attempt, once reserved; a refusal, or checks in flight to wait for, otherwise. */
+    private long reservedOrRefused(Response reserved) {
+        if (reserved.get(0).toInteger() == 0) {
+            return reserved.get(1).toLong();
+        }
+        int by = reserved.get(2).toInteger();
+        if (by == CHECKS_IN_FLIGHT) {
+            throw new ChecksInFlightException();
+        }
+        throw refused(REFUSED_BY[by], reserved.get(1).toLong());
     }
 
     /** Gives an attempt's reservations back: on the pair and the address (the pair afresh if asked), and on the user when it was counted. */
-    private Uni<Void> release(String user, String address, boolean pairAfresh, boolean userCounted) {
-        Uni<Response> byAddress = RELEASE.run(reactive, List.of(pairKey(user, address), addressKey(address)), pairAfresh ? "1" : "0");
+    private Uni<Void> release(String user, String address, String id, boolean pairAfresh, boolean userCounted) {
+        String pair = pairKey(user, address);
+        String byAddress = addressKey(address);
+        Uni<Response> released = RELEASE.run(reactive, List.of(pair, inFlightKey(pair), byAddress, inFlightKey(byAddress)), pairAfresh ? "1" : "0", id);
         if (!userCounted) {
-            return byAddress.replaceWithVoid();
+            return released.replaceWithVoid();
         }
-        return Uni.combine().all().unis(byAddress, RELEASE.run(reactive, List.of(userKey(user)), "0")).discardItems();
+        return Uni.combine().all().unis(released, RELEASE.run(reactive, List.of(userKey(user)), "0", id)).discardItems();
+    }
+
+    private List<String> inFlightKeys(String user, String address) {
+        return List.of(inFlightKey(pairKey(user, address)), inFlightKey(addressKey(address)));
+    }
+
+    /** A counter's attempts in flight, in its slot. */
+    private static String inFlightKey(String counter) {
+        return counter + ":in-flight";
+    }
+
+    /** The checks in flight from an address alone fill a limit; they end within moments. */
+    private static final class ChecksInFlightException extends RuntimeException {
+
+        /** What a sign-in refused after waiting is told: they will have ended by then. */
+        static final long RETRY_AFTER_MILLIS = 1000;
+
+        ChecksInFlightException() {
+            super(null, null, false, false);
+        }
+
+        static boolean endedWaiting(Throwable failure) {
+            return failure instanceof ChecksInFlightException || failure.getCause() instanceof ChecksInFlightException;
+        }
     }
 
     /** Nothing below the threshold; then 100 ms, doubled with each further failure, up to the cap. */

@@ -51,6 +51,7 @@ class SignInAttacksTest {
     private static final int BURST = 200;
     private static final int SPRAY = 400;
     private static final int SPRAYERS = 16;
+    private static final int RIGHT_BURST = 40;
 
     @Inject
     MeterRegistry metrics;
@@ -80,6 +81,31 @@ class SignInAttacksTest {
         // The right password from that address is refused too: the guesses used up its checks.
         assertThat(http.send(request(address, name, name), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(429);
         assertThat(http.send(request("192.0.2.11", name, name), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+
+    /**
+     * 40 sign-ins of one user with the right password, all at once from one address (a client's retries, tabs
+     * restored at once): the checks in flight fill the pair's limit, and the rest wait for them rather than
+     * being refused for the window. Every one signs in, and no failure is counted.
+     */
+    @Test
+    void aBurstOfTheRightPasswordFromOneAddressAllSignIn() {
+        String name = newUser("crowd");
+        String address = "192.0.2.30";
+        double failures = failures();
+        double waited = metrics.counter("orders.login.throttled", "by", "checks-in-flight").count();
+
+        List<CompletableFuture<HttpResponse<String>>> signIns = new ArrayList<>();
+        for (int i = 0; i < RIGHT_BURST; i++) {
+            signIns.add(http.sendAsync(request(address, name, name), HttpResponse.BodyHandlers.ofString()));
+        }
+        Map<Integer, Integer> byStatus = byStatus(signIns.stream().map(CompletableFuture::join).toList());
+
+        System.out.printf("[attack] the right password %d times at once from one address (limit %d a pair): answers %s%n", RIGHT_BURST,
+                PER_USER_AND_ADDRESS, byStatus);
+        assertThat(byStatus).containsExactlyInAnyOrderEntriesOf(Map.of(200, RIGHT_BURST));
+        assertThat(failures() - failures).as("failures counted").isZero();
+        assertThat(metrics.counter("orders.login.throttled", "by", "checks-in-flight").count()).isEqualTo(waited);
     }
 
     /**

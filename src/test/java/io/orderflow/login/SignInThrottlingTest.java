@@ -4,6 +4,7 @@ import static io.orderflow.support.TightLimits.MAX_DELAY;
 import static io.orderflow.support.TightLimits.PER_ADDRESS;
 import static io.orderflow.support.TightLimits.PER_USER_AND_ADDRESS;
 import static io.orderflow.support.TightLimits.SLOW_DOWN_AFTER;
+import static io.orderflow.support.TightLimits.WAIT_FOR_CHECKS_IN_FLIGHT;
 import static io.orderflow.support.TightLimits.WINDOW;
 import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
@@ -26,6 +27,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.shared.Hashing;
 import io.orderflow.support.LoopbackClient.Answer;
 import io.orderflow.support.LoopbackClient;
 import io.orderflow.support.Metrics;
@@ -277,6 +279,34 @@ class SignInThrottlingTest {
         products(address, name, name).then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
     }
 
+    /**
+     * Checks in flight that never end (their instance died mid-check): a right password waits for them as
+     * long as configured, is then refused with Retry-After 1, and once they are older than any check takes,
+     * they count as the failures they may have been.
+     */
+    @Test
+    void checksInFlightWhoseInstanceDiedAreWaitedForThenCountAsFailures() {
+        String name = newUser();
+        String address = "198.51.100.24";
+        for (int i = 0; i < PER_USER_AND_ADDRESS; i++) {
+            failures.admit(name, address).await().atMost(Duration.ofSeconds(5));
+        }
+        double waited = throttled("checks-in-flight");
+
+        long start = System.nanoTime();
+        products(address, name, name).then().statusCode(429).header("Retry-After", "1").body("code", equalTo("too-many-sign-in-failures"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(WAIT_FOR_CHECKS_IN_FLIGHT);
+        assertThat(throttled("checks-in-flight") - waited).isEqualTo(1);
+        products("198.51.100.25", name, name).then().statusCode(200);
+
+        // As if the longest check had passed since they were reserved.
+        long aged = System.currentTimeMillis() - SignInFailures.LONGEST_CHECK.toMillis() - 1_000;
+        inFlightSets(address).forEach(set -> redis.sortedSet(String.class).zrange(set, 0, -1).forEach(id -> redis.sortedSet(String.class).zadd(set, aged, id)));
+        double byPair = throttled("user-and-address");
+        products(address, name, name).then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
+        assertThat(throttled("user-and-address") - byPair).isEqualTo(1);
+    }
+
     /** A sign-in whose Redis check was answered before a failure of its pair was heard clears nothing. */
     @Test
     void aSignInCheckedBeforeAFailureWasHeardClearsNothing() {
@@ -286,10 +316,10 @@ class SignInThrottlingTest {
 
         clearances.announce(name, address).await().atMost(Duration.ofSeconds(5));
         await().atMost(Duration.ofSeconds(5)).until(() -> clearances.stamp(name, address) != checked);
-        clearances.clear(new SignInAttempt(name, address, false, Duration.ZERO, checked));
+        clearances.clear(new SignInAttempt(name, address, "attempt-" + name, false, Duration.ZERO, checked));
         assertThat(clearances.isCleared(name, address)).isFalse();
 
-        clearances.clear(new SignInAttempt(name, address, false, Duration.ZERO, clearances.stamp(name, address)));
+        clearances.clear(new SignInAttempt(name, address, "attempt-" + name, false, Duration.ZERO, clearances.stamp(name, address)));
         assertThat(clearances.isCleared(name, address)).isTrue();
     }
 
@@ -338,12 +368,21 @@ class SignInThrottlingTest {
         for (String counter : counters) {
             long left = millisecondsLeft(counter);
             if (left != GONE) {
-                assertThat(left).as("milliseconds left of %s", counter).isBetween(1L, WINDOW.toMillis());
+                Duration longest = counter.endsWith(":in-flight") ? SignInFailures.LONGEST_CHECK : WINDOW;
+                assertThat(left).as("milliseconds left of %s", counter).isBetween(1L, longest.toMillis());
             }
         }
         if (!counters.isEmpty()) {
             redis.key().del(counters.toArray(String[]::new));
         }
+    }
+
+    /** The sets of checks in flight of an address and of its pairs: in its slot, tagged by its hash. */
+    private List<String> inFlightSets(String address) {
+        List<String> sets = new ArrayList<>();
+        redis.key().scan(new KeyScanArgs().match(TestServers.keyPrefix() + "*" + Hashing.sha256Hex(address).substring(0, 16) + "*:in-flight"))
+                .toIterable().forEach(sets::add);
+        return sets;
     }
 
     /** What is left of a counter's window; GONE once it ran out, also between the scan that found it and now. */
