@@ -20,7 +20,6 @@ import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hibernate.Session;
-import org.hibernate.jpa.HibernateHints;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.id.uuid.UuidVersion7Strategy;
 
@@ -103,22 +102,23 @@ class OrderStore {
     private static final String REFUSE = """
             INSERT INTO order_tokens (customer, token_hash, refused_at) VALUES (:customer, :tokenHash, :at)
             ON CONFLICT (customer, token_hash) DO NOTHING""";
-    private static final String WHOLE = "from Order o left join fetch o.items left join fetch o.history where o.id = ?1";
 
     private final EntityManager db;
     private final OutboxWriter outbox;
     private final OrderMapper views;
+    private final OrderReadStore reads;
     private final ObjectMapper json;
     private final AddressStore addresses;
     private final Stock stock;
     /** A created order not paid within this long expires; the deadline package fires the expiry at payBy. */
     private final Duration paymentDeadline;
 
-    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, ObjectMapper json, AddressStore addresses, Stock stock,
+    public OrderStore(EntityManager db, OutboxWriter outbox, OrderMapper views, OrderReadStore reads, ObjectMapper json, AddressStore addresses, Stock stock,
             @ConfigProperty(name = "orders.payment-deadline", defaultValue = "30M") Duration paymentDeadline) {
         this.db = db;
         this.outbox = outbox;
         this.views = views;
+        this.reads = reads;
         this.json = json;
         this.addresses = addresses;
         this.stock = stock;
@@ -280,10 +280,8 @@ class OrderStore {
      * The order with its items and history, if the caller may see it: one statement, so one snapshot, and
      * no transaction to begin and commit around it.
      */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<OrderView> find(UUID id, Caller caller) {
-        // Read-only: the request's persistence context keeps no copy of the rows to compare at a flush that never comes.
-        return Order.<Order>find(WHOLE, id).withHint(HibernateHints.HINT_READ_ONLY, true).singleResultOptional()
+        return reads.find(id)
                 .filter(order -> caller.maySee(order.customer))
                 .map(order -> views.current(order, caller, true));
     }
