@@ -41,7 +41,7 @@ class DeadlineScheduler {
     private ScheduledExecutorService thread;
 
     public DeadlineScheduler(DeadlineService deadlines, DeadlineConfig config,
-            @ConfigProperty(name = "orders.deadlines.poll-interval", defaultValue = "250MS") Duration pollInterval,
+            @ConfigProperty(name = "orders.deadlines.poll-interval", defaultValue = "1S") Duration pollInterval,
             @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean enabled) {
         this.deadlines = deadlines;
         this.batchSize = config.batchSize();
