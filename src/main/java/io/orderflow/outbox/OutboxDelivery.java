@@ -77,19 +77,24 @@ public class OutboxDelivery {
     /** The span of an attempt at a message delivered one by one (a refund, a shipment). */
     public static final String DELIVERY_SPAN = "outbox deliver";
 
-    // Each claim returns the rows it took and when each had fallen due (the lease overwrites that).
-    private static final String TAKE_DUE = """
+    // Each claim returns the rows it took and when each had fallen due (the lease overwrites that). The rows to take
+    // are chosen once, in a materialized CTE: as a subquery joined to the UPDATE, a nested loop (the plan for an outbox
+    // whose statistics say it is nearly empty) scans it again for every row, and each scan skips the rows the UPDATE
+    // has already changed and locks the next ones, so one claim took more than its batch.
+    static final String TAKE_DUE = """
+            WITH due AS MATERIALIZED (
+                SELECT id, next_attempt_at FROM outbox
+                WHERE status = 'PENDING' AND kind IN (:kinds) AND next_attempt_at BETWEEN :from AND :now
+                ORDER BY next_attempt_at LIMIT :batch FOR UPDATE SKIP LOCKED)
             UPDATE outbox o SET lease_id = :leaseId, next_attempt_at = :leaseUntil
-            FROM (SELECT id, next_attempt_at FROM outbox
-                  WHERE status = 'PENDING' AND kind IN (:kinds) AND next_attempt_at BETWEEN :from AND :now
-                  ORDER BY next_attempt_at LIMIT :batch FOR UPDATE SKIP LOCKED) due
-            WHERE o.id = due.id
+            FROM due WHERE o.id = due.id
             RETURNING o.*, due.next_attempt_at AS due_at""";
     private static final String TAKE_BY_KEYS = """
+            WITH due AS MATERIALIZED (
+                SELECT id, next_attempt_at FROM outbox WHERE status = 'PENDING' AND next_attempt_at <= :now AND idempotency_key IN (:keys)
+                FOR UPDATE SKIP LOCKED)
             UPDATE outbox o SET lease_id = :leaseId, next_attempt_at = :leaseUntil
-            FROM (SELECT id, next_attempt_at FROM outbox WHERE status = 'PENDING' AND next_attempt_at <= :now AND idempotency_key IN (:keys)
-                  FOR UPDATE SKIP LOCKED) due
-            WHERE o.id = due.id
+            FROM due WHERE o.id = due.id
             RETURNING o.*, due.next_attempt_at AS due_at""";
     // A lapsed lease may still be renewed while no other relay has taken the message: its id is still on the row.
     private static final String RENEW_LEASE = """
