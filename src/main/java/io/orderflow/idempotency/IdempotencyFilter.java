@@ -1,11 +1,12 @@
 package io.orderflow.idempotency;
 
+import static io.orderflow.shared.http.WorkerThreads.offEventLoop;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -28,9 +29,7 @@ import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.problem.ProblemMappers;
-import io.quarkus.runtime.BlockingOperationControl;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -120,7 +119,12 @@ public class IdempotencyFilter {
 
     /** The request's effect met an answer kept for its key, which Redis had forgotten: that answer is this one's too. */
     @ServerExceptionMapper
-    public Response alreadyKept(KeyAlreadyKeptException e) {
+    public Uni<Response> alreadyKept(KeyAlreadyKeptException e) {
+        // The effect may have failed on a worker thread, and this be called on the event loop: PostgreSQL is read off it.
+        return offEventLoop(this::keptAnswerOfHeldKey);
+    }
+
+    private Response keptAnswerOfHeldKey() {
         KeyClaim claim = held.claim();
         IdempotencyRecords.Kept kept = keptOrNone(claim);
         if (kept == null) {
@@ -133,10 +137,12 @@ public class IdempotencyFilter {
 
     /** The key, claimed alongside the endpoint's own claim, answers the request itself. */
     @ServerExceptionMapper
-    public Response answeredByKey(KeyAnsweredException e) {
-        Response answer = keyAnswer(e.claim());
-        // Against the odds the key no longer answers (an answer purged meanwhile); the response filter frees it.
-        return answer != null ? answer : problem(inUse());
+    public Uni<Response> answeredByKey(KeyAnsweredException e) {
+        return offEventLoop(() -> {
+            Response answer = keyAnswer(e.claim());
+            // Against the odds the key no longer answers (an answer purged meanwhile); the response filter frees it.
+            return answer != null ? answer : problem(inUse());
+        });
     }
 
     /** What the key answers, refusals included, for a {@link KeptWithEffect} endpoint; null when this request now holds it. */
@@ -242,17 +248,6 @@ public class IdempotencyFilter {
             return false;
         }
         return true;
-    }
-
-    /**
-     * Runs the blocking work of a key (Redis and PostgreSQL calls) on a worker thread when called on
-     * the event loop, where the token endpoint runs; in place on a worker thread, where the others run.
-     */
-    private static <T> Uni<T> offEventLoop(Supplier<T> work) {
-        if (BlockingOperationControl.isBlockingAllowed()) {
-            return Uni.createFrom().item(work);
-        }
-        return Uni.createFrom().completionStage(Vertx.currentContext().executeBlocking(work::get, false).toCompletionStage());
     }
 
     /** The answer kept for the key; none when there is none or PostgreSQL does not answer (the endpoint's answer stands). */

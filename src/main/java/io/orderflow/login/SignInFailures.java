@@ -159,7 +159,8 @@ class SignInFailures {
         return Uni.combine().all().unis(released, RELEASE.run(reactive, List.of(userKey(user)), "0", id)).discardItems();
     }
 
-    private List<String> inFlightKeys(String user, String address) {
+    /** The sets of the pair's and the address's checks in flight. */
+    List<String> inFlightKeys(String user, String address) {
         return List.of(inFlightKey(pairKey(user, address)), inFlightKey(addressKey(address)));
     }
 

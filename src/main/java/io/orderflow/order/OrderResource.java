@@ -33,6 +33,7 @@ import io.orderflow.shared.security.Caller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
+import io.smallrye.mutiny.Uni;
 
 @Path("/orders")
 @BasicAuthentication
@@ -76,9 +77,9 @@ public class OrderResource {
     @APIResponse(responseCode = "410", description = "`order-token-invalid`: unknown, expired or not yours; take a new one")
     @APIResponse(responseCode = "422", description = "`order-token-reused` or `idempotency-key-reused` with another body; `shipping-address-missing`: "
             + "no shippingAddress and none saved for the customer")
-    public Response create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
+    public Uni<Response> create(@Parameter(description = "A token from POST /orders/token", required = true) @RestHeader(ORDER_TOKEN) String token,
             OrderRequest request) {
-        return OrderResponses.created(orders.create(Caller.of(identity), token, request));
+        return orders.create(Caller.of(identity), token, request).map(OrderResponses::created);
     }
 
     @POST

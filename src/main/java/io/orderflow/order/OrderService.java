@@ -19,12 +19,17 @@ import io.orderflow.idempotency.PendingKeyClaim;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.http.QueryParameters;
+import io.orderflow.shared.http.WorkerThreads;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
+import io.orderflow.shared.redis.ClaimAlongside;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
 import io.orderflow.token.TokenClaim;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * Creates orders exactly once per order token. Redis decides quickly who may use a token;
@@ -67,22 +72,54 @@ public class OrderService {
         }
     }
 
-    public Creation create(Caller caller, String token, OrderRequest body) {
+    /**
+     * {@code POST /orders}, called on the event loop: a repeat that Redis answers is answered there; everything else
+     * (a new order, PostgreSQL's answer, an Idempotency-Key claimed alongside the token) on a worker thread.
+     */
+    public Uni<Creation> create(Caller caller, String token, OrderRequest body) {
+        NewOrder request = validate(token, body);
+        Optional<ClaimAlongside> key = pendingKey.take();
+        Context context = Vertx.currentContext();
+        if (key.isPresent()) {
+            // The key's claim reads PostgreSQL when Redis finds it taken over.
+            return WorkerThreads.on(context, () -> create(caller, tokens.claim(caller.name(), token, request.fingerprint().value(), key), request));
+        }
+        return tokens.tryClaim(caller.name(), token, request.fingerprint().value()).flatMap(claim -> claim.outcome() == TokenClaim.Outcome.CONSUMED
+                && claim.answer() != null
+                ? Uni.createFrom().item(() -> replayedFromRedis(claim, caller, request))
+                : WorkerThreads.on(context, () -> create(caller, claim, request)));
+    }
+
+    /** {@code POST /orders} on a worker thread, as the checkout form places its order. */
+    public Creation createBlocking(Caller caller, String token, OrderRequest body) {
+        NewOrder request = validate(token, body);
+        return create(caller, tokens.claim(caller.name(), token, request.fingerprint().value(), pendingKey.take()), request);
+    }
+
+    private NewOrder validate(String token, OrderRequest body) {
         NewOrder request = requests.validate(body);
         if (token == null || token.isBlank()) {
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_MISSING, "Send the token from POST /orders/token in the Order-Token header."));
         }
-        TokenClaim claim = tokens.claim(caller.name(), token, request.fingerprint().value(), pendingKey.take());
+        return request;
+    }
+
+    private Creation create(Caller caller, TokenClaim claim, NewOrder request) {
         return switch (claim.outcome()) {
             case CLAIMED -> insert(caller, claim, request);
+            case IN_USE -> create(caller, tokens.awaitClaim(claim), request);
             // The answer Redis or PostgreSQL keeps goes out as it was first given, byte for byte: read into this
             // version's OrderView, a field or a status value of a newer version would be dropped or refused.
             case CONSUMED -> claim.answer() != null
-                    ? replayed(new OrderStore.Stored(claim.orderId(), caller.name(), claim.fingerprint(), claim.answer()), request)
+                    ? replayedFromRedis(claim, caller, request)
                     : replayOrRefuse(store.findByToken(claim.tokenHash(), caller), claim.tokenHash(), caller, request);
             // Redis knows no such token; PostgreSQL may still know the order it produced.
             case UNKNOWN -> replayOrRefuse(store.findByToken(claim.tokenHash(), caller), claim.tokenHash(), caller, request);
         };
+    }
+
+    private Creation replayedFromRedis(TokenClaim claim, Caller caller, NewOrder request) {
+        return replayed(new OrderStore.Stored(claim.orderId(), caller.name(), claim.fingerprint(), claim.answer()), request);
     }
 
     public OrderView get(Caller caller, String id) {

@@ -97,30 +97,65 @@ public class OrderTokens {
     public TokenClaim claim(String customer, String token, String fingerprint, Optional<ClaimAlongside> key) {
         String hash = hash(token);
         String claimId = UUID.randomUUID().toString();
-        long deadline = System.nanoTime() + config.inFlightWait().toNanos();
         Optional<Response> first = key.map(alongside -> claimWithKey(customer, hash, fingerprint, claimId, alongside));
+        return waitFor(first.orElseGet(() -> claimOnce(customer, hash, fingerprint, claimId)), customer, hash, fingerprint, claimId);
+    }
+
+    /**
+     * One attempt at consuming a token, without blocking, for a request with no Idempotency-Key to claim alongside:
+     * a repeat is answered on the event loop. {@code IN_USE} while another request holds the token: {@link #awaitClaim}
+     * then waits for it.
+     */
+    @WithSpan("orders.token.claim")
+    public Uni<TokenClaim> tryClaim(String customer, String token, String fingerprint) {
+        String hash = hash(token);
+        String claimId = UUID.randomUUID().toString();
+        return CLAIM.run(reactive, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis())
+                .map(answer -> {
+                    TokenClaim claim = outcome(answer, customer, hash, fingerprint, claimId);
+                    return claim != null ? claim : new TokenClaim(TokenClaim.Outcome.IN_USE, customer, hash, claimId, null, fingerprint, null);
+                });
+    }
+
+    /** Waits, blocking, for a token {@link #tryClaim} found in use, as {@link #claim} does. */
+    @WithSpan("orders.token.claim")
+    public TokenClaim awaitClaim(TokenClaim inUse) {
+        String customer = inUse.customer();
+        String hash = inUse.tokenHash();
+        return waitFor(claimOnce(customer, hash, inUse.fingerprint(), inUse.claimId()), customer, hash, inUse.fingerprint(), inUse.claimId());
+    }
+
+    private TokenClaim waitFor(Response first, String customer, String hash, String fingerprint, String claimId) {
+        long deadline = System.nanoTime() + config.inFlightWait().toNanos();
+        Response answer = first;
         while (true) {
-            Response answer = first.isPresent() ? first.get()
-                    : CLAIM.run(redis, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis());
-            first = Optional.empty();
-            switch (answer.get(0).toString()) {
-                case "claimed":
-                    return new TokenClaim(TokenClaim.Outcome.CLAIMED, customer, hash, claimId, null, fingerprint, null);
-                case "consumed":
-                    return new TokenClaim(TokenClaim.Outcome.CONSUMED, customer, hash, null,
-                            UUID.fromString(answer.get(1).toString()), answer.get(2).toString(),
-                            answer.size() > 3 ? answer.get(3).toString() : null);
-                case "unknown":
-                    return new TokenClaim(TokenClaim.Outcome.UNKNOWN, customer, hash, null, null, null, null);
-                default: // in-use
-                    if (System.nanoTime() >= deadline) {
-                        metrics.counter("orders.tokens.rejected", "reason", "in-use").increment();
-                        throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_IN_USE, "Another request is creating an order with this token; retry shortly to get its result."),
-                                Duration.ofMillis(Math.min(answer.get(1).toLong(), 1000)));
-                    }
-                    pause();
+            TokenClaim claim = outcome(answer, customer, hash, fingerprint, claimId);
+            if (claim != null) {
+                return claim;
             }
+            if (System.nanoTime() >= deadline) {
+                metrics.counter("orders.tokens.rejected", "reason", "in-use").increment();
+                throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_IN_USE, "Another request is creating an order with this token; retry shortly to get its result."),
+                        Duration.ofMillis(Math.min(answer.get(1).toLong(), 1000)));
+            }
+            pause();
+            answer = claimOnce(customer, hash, fingerprint, claimId);
         }
+    }
+
+    private Response claimOnce(String customer, String hash, String fingerprint, String claimId) {
+        return CLAIM.run(redis, List.of(tokenKey(customer, hash)), fingerprint, claimId, config.lease().toMillis());
+    }
+
+    /** What a claim script's answer says; null while another request holds the token. */
+    private static TokenClaim outcome(Response answer, String customer, String hash, String fingerprint, String claimId) {
+        return switch (answer.get(0).toString()) {
+            case "claimed" -> new TokenClaim(TokenClaim.Outcome.CLAIMED, customer, hash, claimId, null, fingerprint, null);
+            case "consumed" -> new TokenClaim(TokenClaim.Outcome.CONSUMED, customer, hash, null,
+                    UUID.fromString(answer.get(1).toString()), answer.get(2).toString(), answer.size() > 3 ? answer.get(3).toString() : null);
+            case "unknown" -> new TokenClaim(TokenClaim.Outcome.UNKNOWN, customer, hash, null, null, null, null);
+            default -> null; // in-use
+        };
     }
 
     /** The token's answer, when the key was claimed afresh; none when the key was held otherwise (taken over). */

@@ -15,6 +15,8 @@ public record TokenClaim(Outcome outcome, String customer, String tokenHash, Str
         /** The token already produced an order, for the payload with {@link #fingerprint()}. */
         CONSUMED,
         /** Redis knows no usable token: expired, unknown, another customer's, or forgotten. */
-        UNKNOWN
+        UNKNOWN,
+        /** Another request holds the token ({@link OrderTokens#tryClaim}); {@link OrderTokens#awaitClaim} waits for it. */
+        IN_USE
     }
 }

@@ -160,7 +160,7 @@ public class CheckoutPage {
         try {
             // The shop's cart prices as for any shopper, staff included: a stale price is shown as changed.
             // Back-office prices are for the API.
-            OrderService.Creation created = orders.create(new Caller(Caller.of(identity).name(), false), form.token,
+            OrderService.Creation created = orders.createBlocking(new Caller(Caller.of(identity).name(), false), form.token,
                     cart.request(address.address()));
             return Response.seeOther(URI.create(OrderDetailPage.PATH + created.id())).build();
         } catch (ProblemException refused) {

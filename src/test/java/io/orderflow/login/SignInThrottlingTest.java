@@ -27,7 +27,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.shared.Hashing;
 import io.orderflow.support.LoopbackClient.Answer;
 import io.orderflow.support.LoopbackClient;
 import io.orderflow.support.Metrics;
@@ -302,7 +301,7 @@ class SignInThrottlingTest {
 
         // As if the longest check had passed since they were reserved.
         long aged = System.currentTimeMillis() - SignInFailures.LONGEST_CHECK.toMillis() - 1_000;
-        inFlightSets(address).forEach(set -> redis.sortedSet(String.class).zrange(set, 0, -1).forEach(id -> redis.sortedSet(String.class).zadd(set, aged, id)));
+        failures.inFlightKeys(name, address).forEach(set -> redis.sortedSet(String.class).zrange(set, 0, -1).forEach(id -> redis.sortedSet(String.class).zadd(set, aged, id)));
         double byPair = throttled("user-and-address");
         products(address, name, name).then().statusCode(429).body("code", equalTo("too-many-sign-in-failures"));
         assertThat(throttled("user-and-address") - byPair).isEqualTo(1);
@@ -376,14 +375,6 @@ class SignInThrottlingTest {
         if (!counters.isEmpty()) {
             redis.key().del(counters.toArray(String[]::new));
         }
-    }
-
-    /** The sets of checks in flight of an address and of its pairs: in its slot, tagged by its hash. */
-    private List<String> inFlightSets(String address) {
-        List<String> sets = new ArrayList<>();
-        redis.key().scan(new KeyScanArgs().match(TestServers.keyPrefix() + "*" + Hashing.sha256Hex(address).substring(0, 16) + "*:in-flight"))
-                .toIterable().forEach(sets::add);
-        return sets;
     }
 
     /** What is left of a counter's window; GONE once it ran out, also between the scan that found it and now. */
