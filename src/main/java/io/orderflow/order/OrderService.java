@@ -28,8 +28,6 @@ import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
 import io.orderflow.token.TokenClaim;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 
 /**
  * Creates orders exactly once per order token. Redis decides quickly who may use a token;
@@ -79,15 +77,15 @@ public class OrderService {
     public Uni<Creation> create(Caller caller, String token, OrderRequest body) {
         NewOrder request = validate(token, body);
         Optional<ClaimAlongside> key = pendingKey.take();
-        Context context = Vertx.currentContext();
+        WorkerThreads.Handoff handoff = WorkerThreads.Handoff.take();
         if (key.isPresent()) {
             // The key's claim reads PostgreSQL when Redis finds it taken over.
-            return WorkerThreads.on(context, () -> create(caller, tokens.claim(caller.name(), token, request.fingerprint().value(), key), request));
+            return handoff.run(() -> create(caller, tokens.claim(caller.name(), token, request.fingerprint().value(), key), request));
         }
         return tokens.tryClaim(caller.name(), token, request.fingerprint().value()).flatMap(claim -> claim.outcome() == TokenClaim.Outcome.CONSUMED
                 && claim.answer() != null
                 ? Uni.createFrom().item(() -> replayedFromRedis(claim, caller, request))
-                : WorkerThreads.on(context, () -> create(caller, claim, request)));
+                : handoff.run(() -> create(caller, claim, request)));
     }
 
     /** {@code POST /orders} on a worker thread, as the checkout form places its order. */

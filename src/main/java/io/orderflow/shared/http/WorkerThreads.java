@@ -2,6 +2,7 @@ package io.orderflow.shared.http;
 
 import java.util.function.Supplier;
 
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.BlockingOperationControl;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -21,11 +22,27 @@ public final class WorkerThreads {
         if (BlockingOperationControl.isBlockingAllowed()) {
             return Uni.createFrom().item(work);
         }
-        return on(Vertx.currentContext(), work);
+        return Handoff.take().run(work);
     }
 
-    /** Runs the work on a worker thread of this context (the request's, taken while on its event loop). */
-    public static <T> Uni<T> on(Context context, Supplier<T> work) {
-        return Uni.createFrom().completionStage(() -> context.executeBlocking(work::get, false).toCompletionStage());
+    /**
+     * The request as it stands on the event loop, taken before any asynchronous step: its Vert.x context and its
+     * trace context. A reply (Redis's) may arrive on a context of its own, and a span of the step that waited for it may
+     * still be current there; work handed off later runs in the request's contexts all the same.
+     */
+    public record Handoff(Context context, io.opentelemetry.context.Context trace) {
+
+        public static Handoff take() {
+            return new Handoff(Vertx.currentContext(), io.opentelemetry.context.Context.current());
+        }
+
+        /** Runs the work on a worker thread of the request's context, under its trace context. */
+        public <T> Uni<T> run(Supplier<T> work) {
+            return Uni.createFrom().completionStage(() -> context.executeBlocking(() -> {
+                try (Scope ignored = trace.makeCurrent()) {
+                    return work.get();
+                }
+            }, false).toCompletionStage());
+        }
     }
 }
