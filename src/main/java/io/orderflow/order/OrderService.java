@@ -71,16 +71,17 @@ public class OrderService {
     }
 
     /**
-     * {@code POST /orders}, called on the event loop: a repeat that Redis answers is answered there; everything else
-     * (a new order, PostgreSQL's answer, an Idempotency-Key claimed alongside the token) on a worker thread.
+     * {@code POST /orders}, called on the event loop: the token (and the request's Idempotency-Key) claimed without
+     * blocking, a repeat that Redis answers is answered there; everything else (a new order, PostgreSQL's answer, what
+     * the key's claim found) on a worker thread.
      */
     public Uni<Creation> create(Caller caller, String token, OrderRequest body) {
         NewOrder request = validate(token, body);
         Optional<ClaimAlongside> key = pendingKey.take();
         WorkerThreads.Handoff handoff = WorkerThreads.Handoff.take();
         if (key.isPresent()) {
-            // The key's claim reads PostgreSQL when Redis finds it taken over.
-            return handoff.run(() -> create(caller, tokens.claim(caller.name(), token, request.fingerprint().value(), key), request));
+            return tokens.claimWithKey(caller.name(), token, request.fingerprint().value(), key.get())
+                    .flatMap(claimed -> handoff.run(() -> create(caller, claimed.get(), request)));
         }
         return tokens.tryClaim(caller.name(), token, request.fingerprint().value()).flatMap(claim -> claim.outcome() == TokenClaim.Outcome.CONSUMED
                 && claim.answer() != null

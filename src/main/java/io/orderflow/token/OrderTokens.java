@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -97,8 +98,31 @@ public class OrderTokens {
     public TokenClaim claim(String customer, String token, String fingerprint, Optional<ClaimAlongside> key) {
         String hash = hash(token);
         String claimId = UUID.randomUUID().toString();
-        Optional<Response> first = key.map(alongside -> claimWithKey(customer, hash, fingerprint, claimId, alongside));
-        return waitFor(first.orElseGet(() -> claimOnce(customer, hash, fingerprint, claimId)), customer, hash, fingerprint, claimId);
+        if (key.isPresent()) {
+            return claimedWithKey(customer, hash, fingerprint, claimId, key.get()).await().indefinitely().get();
+        }
+        return waitFor(claimOnce(customer, hash, fingerprint, claimId), customer, hash, fingerprint, claimId);
+    }
+
+    /**
+     * Claims the request's Idempotency-Key, then the token, in one script call, without blocking. What the key's claim
+     * found may need PostgreSQL (a key taken over), and the token may be in use: both are left to the step this
+     * answers, which blocks, for a worker thread to take.
+     */
+    @WithSpan("orders.token.claim")
+    public Uni<Supplier<TokenClaim>> claimWithKey(String customer, String token, String fingerprint, ClaimAlongside key) {
+        return claimedWithKey(customer, hash(token), fingerprint, UUID.randomUUID().toString(), key);
+    }
+
+    private Uni<Supplier<TokenClaim>> claimedWithKey(String customer, String hash, String fingerprint, String claimId, ClaimAlongside key) {
+        List<Object> arguments = new ArrayList<>(List.of(fingerprint, claimId, config.lease().toMillis()));
+        arguments.addAll(key.arguments());
+        return CLAIM_WITH_KEY.run(reactive, List.of(tokenKey(customer, hash), key.record()), arguments.toArray()).map(both -> () -> {
+            key.found(both.get(0));
+            // The token's answer, when the key was claimed afresh; none when the key was held otherwise (taken over).
+            Response first = both.size() > 1 ? both.get(1) : claimOnce(customer, hash, fingerprint, claimId);
+            return waitFor(first, customer, hash, fingerprint, claimId);
+        });
     }
 
     /**
@@ -156,15 +180,6 @@ public class OrderTokens {
             case "unknown" -> new TokenClaim(TokenClaim.Outcome.UNKNOWN, customer, hash, null, null, null, null);
             default -> null; // in-use
         };
-    }
-
-    /** The token's answer, when the key was claimed afresh; none when the key was held otherwise (taken over). */
-    private Response claimWithKey(String customer, String hash, String fingerprint, String claimId, ClaimAlongside key) {
-        List<Object> arguments = new ArrayList<>(List.of(fingerprint, claimId, config.lease().toMillis()));
-        arguments.addAll(key.arguments());
-        Response both = CLAIM_WITH_KEY.run(redis, List.of(tokenKey(customer, hash), key.record()), arguments.toArray());
-        key.found(both.get(0));
-        return both.size() > 1 ? both.get(1) : null;
     }
 
     /** Marks a claimed token as used by an order; a retry of the same request will be answered with {@code answer} (JSON). */
