@@ -141,11 +141,12 @@ public class OrderTokens {
                 });
     }
 
-    /** Waits, blocking, for a token {@link #tryClaim} found in use, as {@link #claim} does. */
+    /** Waits, blocking, for a token {@link #tryClaim} found in use, as {@link #claim} does: it asks again after a pause. */
     @WithSpan("orders.token.claim")
     public TokenClaim awaitClaim(TokenClaim inUse) {
         String customer = inUse.customer();
         String hash = inUse.tokenHash();
+        pause();
         return waitFor(claimOnce(customer, hash, inUse.fingerprint(), inUse.claimId()), customer, hash, inUse.fingerprint(), inUse.claimId());
     }
 
