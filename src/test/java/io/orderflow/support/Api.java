@@ -93,7 +93,16 @@ public final class Api {
 
     /** POST /orders with a token and a JSON body. */
     public static Response placeOrder(String user, String token, String body) {
-        RequestSpecification request = as(user).contentType(ContentType.JSON).body(body);
+        return placeOrder(as(user), token, body);
+    }
+
+    /** POST /orders with an Idempotency-Key, a token and a JSON body. */
+    public static Response placeOrderWithKey(String user, String key, String token, String body) {
+        return placeOrder(as(user).header("Idempotency-Key", key), token, body);
+    }
+
+    private static Response placeOrder(RequestSpecification request, String token, String body) {
+        request.contentType(ContentType.JSON).body(body);
         if (token != null) {
             request.header("Order-Token", token);
         }

@@ -4,6 +4,7 @@ import static io.orderflow.support.Api.ORDER;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.newToken;
 import static io.orderflow.support.Api.placeOrder;
+import static io.orderflow.support.Api.placeOrderWithKey;
 import static io.orderflow.support.SignInForm.signIn;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
@@ -22,9 +23,7 @@ import io.orderflow.support.TestServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import io.restassured.filter.cookie.CookieFilter;
-import io.restassured.response.Response;
 
 /** Redis stops and comes back empty: clients get 503 problems meanwhile, never a 500, and then carry on. */
 @QuarkusTest
@@ -68,7 +67,7 @@ class RedisOutageTest {
         placeOrder("alice", token, ORDER).then().statusCode(503).body("code", equalTo("service-unavailable"));
         // With an Idempotency-Key, whose claim shares the token's script call: refused, and the key left unused.
         String key = UUID.randomUUID().toString();
-        withKey(key, token).then().statusCode(503).header("Retry-After", "1").body("code", equalTo("service-unavailable"));
+        placeOrderWithKey("alice", key, token, ORDER).then().statusCode(503).header("Retry-After", "1").body("code", equalTo("service-unavailable"));
         given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
 
         // Redis returns without its data: the old token is gone, new ones work.
@@ -77,11 +76,7 @@ class RedisOutageTest {
                 .until(() -> as("alice").post("/orders/token").statusCode() == 201);
         placeOrder("alice", token, ORDER).then().statusCode(410).body("code", equalTo("order-token-invalid"));
         placeOrder("alice", newToken("alice"), ORDER).then().statusCode(201);
-        withKey(key, newToken("alice")).then().statusCode(201).header("Idempotent-Replayed", (String) null);
+        placeOrderWithKey("alice", key, newToken("alice"), ORDER).then().statusCode(201).header("Idempotent-Replayed", (String) null);
         given().get("/q/health/ready").then().statusCode(200);
-    }
-
-    private static Response withKey(String key, String token) {
-        return as("alice").header("Idempotency-Key", key).header("Order-Token", token).contentType(ContentType.JSON).body(ORDER).post("/orders");
     }
 }
