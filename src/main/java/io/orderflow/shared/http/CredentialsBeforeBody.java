@@ -63,7 +63,7 @@ class CredentialsBeforeBody {
                     context.response().putHeader(HttpHeaders.CONNECTION, "close");
                 }
             });
-            context.addBodyEndHandler(written -> RequestBodies.closeUnlessRead(context));
+            context.addBodyEndHandler(written -> bodies.closeUnlessRead(context));
             Context eventLoop = context.vertx().getOrCreateContext();
             QuarkusHttpUser.getSecurityIdentity(context, null).subscribe().with(
                     identity -> eventLoop.runOnContext(done -> {

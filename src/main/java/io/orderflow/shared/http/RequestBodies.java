@@ -13,14 +13,19 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -46,6 +51,11 @@ public class RequestBodies {
     private static final String READ = RequestBodies.class.getName() + ".read";
     private static final String FORM = "application/x-www-form-urlencoded";
     private static final String SIGN_IN = "/j_security_check";
+
+    /** How much of a refused body is read and dropped at most, in body limits. */
+    private static final int LINGER_LIMITS = 4;
+    /** How long a refused body is read and dropped at most, in stall timeouts. */
+    private static final int LINGER_STALLS = 6;
 
     private final long maxBytes;
     private final long stallMillis;
@@ -155,7 +165,7 @@ public class RequestBodies {
         return Problem.of(ProblemCode.UNSUPPORTED_MEDIA_TYPE, detail);
     }
 
-    /** Answers at once, with any further headers given as name, value, ...; the connection closes, since the rest of the body may still be on its way. */
+    /** Answers at once, with any further headers given as name, value, ...; the connection ends, since the rest of the body may still be on its way. */
     void refuse(RoutingContext context, Problem problem, String... headers) {
         try {
             context.response().setStatusCode(problem.status())
@@ -164,20 +174,63 @@ public class RequestBodies {
             for (int i = 0; i + 1 < headers.length; i += 2) {
                 context.response().putHeader(headers[i], headers[i + 1]);
             }
-            context.response().end(Buffer.buffer(json.writeValueAsBytes(problem))).onComplete(written -> closeUnlessRead(context));
+            context.response().end(Buffer.buffer(json.writeValueAsBytes(problem))).onComplete(written -> {
+                if (problem.status() == ProblemCode.REQUEST_TIMEOUT.status()) {
+                    // A body that stopped arriving leaves nothing to wait for.
+                    context.request().connection().close();
+                } else {
+                    closeUnlessRead(context);
+                }
+            });
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A problem detail always serialises", e);
         }
     }
 
     /**
-     * Closes the connection of an answer sent before its request's body was read, since the rest of the body may
-     * still be on its way: Vert.x would otherwise keep the connection open, and the answer unsent, until it came.
+     * Ends the connection of an answer sent before its request's body was read, since the rest of the body may
+     * still be on its way: Vert.x would otherwise keep the connection open until it came. Closing with the body's
+     * bytes unread would make the kernel reset the connection, and a client that writes its whole body before it
+     * reads, as most do, would lose the answer. So the answer is followed by the end of output, and the rest of
+     * the body is read and dropped until it ends, the client closes, no byte of it came for the stall timeout,
+     * it outgrows {@value #LINGER_LIMITS} times the body limit, or {@value #LINGER_STALLS} stall timeouts passed.
      */
-    static void closeUnlessRead(RoutingContext context) {
-        if (!wasRead(context)) {
-            context.request().connection().close();
+    void closeUnlessRead(RoutingContext context) {
+        if (wasRead(context)) {
+            return;
         }
+        HttpServerRequest request = context.request();
+        HttpConnection connection = request.connection();
+        Channel channel = ((ConnectionBase) connection).channel();
+        channel.eventLoop().execute(() -> {
+            if (request.isEnded() || declaredLength(request.getHeader(HttpHeaders.CONTENT_LENGTH)) > lingerBytes()) {
+                connection.close();
+                return;
+            }
+            request.handler(dropped -> {
+                if (request.bytesRead() > lingerBytes()) {
+                    connection.close();
+                }
+            });
+            request.endHandler(ended -> connection.close());
+            request.resume();
+            long[] bytesSeen = { request.bytesRead() };
+            int[] stalls = { 0 };
+            long timer = context.vertx().setPeriodic(stallMillis, id -> {
+                if (request.bytesRead() == bytesSeen[0] || ++stalls[0] >= LINGER_STALLS) {
+                    connection.close();
+                } else {
+                    bytesSeen[0] = request.bytesRead();
+                }
+            });
+            channel.closeFuture().addListener(closed -> context.vertx().cancelTimer(timer));
+            // After everything written so far, the answer among it: a shutdown drops writes still pending.
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> ((DuplexChannel) channel).shutdownOutput());
+        });
+    }
+
+    private long lingerBytes() {
+        return LINGER_LIMITS * maxBytes;
     }
 
     /**

@@ -102,6 +102,26 @@ class CredentialsBeforeBodyTest {
         }
     }
 
+    /**
+     * Most clients write the whole body before they read: an answer sent before the body was read must still reach
+     * them, not be lost to a connection reset because the server closed with the body's bytes unread.
+     */
+    @Test
+    void aClientThatWritesItsWholeBodyBeforeReadingGetsTheEarlyAnswer() throws IOException {
+        Users.add("writer", "customer");
+        String tooLarge = "POST /orders HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("writer:writer")
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + 3 * MIB + "\r\n\r\n";
+        String wrongPassword = "POST /orders/token HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("writer:wrong")
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + MIB + "\r\n\r\n";
+        String staffOnly = "POST /products HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("writer:writer")
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + MIB + "\r\n\r\n";
+        for (int round = 1; round <= 3; round++) {
+            assertThat(writtenWhole(tooLarge, 3 * MIB)).as("round %d", round).startsWith("HTTP/1.1 413").contains("\"code\":\"payload-too-large\"");
+            assertThat(writtenWhole(wrongPassword, MIB)).as("round %d", round).startsWith("HTTP/1.1 401").contains("\"code\":\"unauthorized\"");
+            assertThat(writtenWhole(staffOnly, MIB)).as("round %d", round).startsWith("HTTP/1.1 403").contains("\"code\":\"forbidden\"");
+        }
+    }
+
     @Test
     void theAddressesOfPostEndpointsAreMatchedAsJaxRsMatchesThem() {
         assertThat(EndpointRoles.address("/orders/{id}/pay").matcher("/orders/3f2c/pay").matches()).isTrue();
@@ -186,6 +206,18 @@ class CredentialsBeforeBodyTest {
                     + "\r\nContent-Length: " + MIB + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             return answer(socket.getInputStream());
+        }
+    }
+
+    /** The request's headers and then all of its body, written before a byte of the answer is read; the answer, read to the connection's end. */
+    private String writtenWhole(String head, int bodyLength) throws IOException {
+        try (Socket socket = new Socket(app.getHost(), app.getPort())) {
+            socket.setSoTimeout(15_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(" ".repeat(bodyLength).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
