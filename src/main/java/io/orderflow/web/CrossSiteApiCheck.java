@@ -32,7 +32,7 @@ public class CrossSiteApiCheck {
     private static final Set<String> FORM_TYPES = Set.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data");
     private static final String BASIC = "basic ";
     // The sandbox issuer's authentication page stands for another site, a bank's: its address is its capability.
-    private static final List<String> PAGE_POSTS = List.of(CheckoutPage.PATH, LogoutPage.PATH, "/sandbox/payments/authenticate");
+    private static final List<String> PAGE_POSTS = List.of(CheckoutPage.PATH, ConsoleOrderPage.CONSOLE, LogoutPage.PATH, "/sandbox/payments/authenticate");
 
     private final CrossSite crossSite;
     private final String sessionCookie;

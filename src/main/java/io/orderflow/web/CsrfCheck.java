@@ -31,7 +31,7 @@ import io.vertx.ext.web.RoutingContext;
  */
 public class CsrfCheck {
 
-    private static final Pattern ORDER_ACTION = Pattern.compile("(/checkout/orders/[^/]+)/[^/]+");
+    private static final Pattern ORDER_ACTION = Pattern.compile("(/(?:checkout|console)/orders/[^/]+)/[^/]+");
 
     private final Pages pages;
     private final CsrfTokens tokens;

@@ -1,6 +1,5 @@
 package io.orderflow.web;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -18,22 +17,17 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriBuilder;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import io.orderflow.idempotency.IdempotencyKey;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderService;
-import io.orderflow.order.OrderTransitions;
 import io.orderflow.order.OrderView;
-import io.orderflow.payment.PayRequest;
 import io.orderflow.payment.PaymentConfig;
-import io.orderflow.payment.PaymentService;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -57,9 +51,6 @@ public class OrderDetailPage {
             ProblemCode.PAYMENT_IN_PROGRESS, ProblemCode.INVALID_TRANSITION, ProblemCode.FORBIDDEN, ProblemCode.VALIDATION_FAILED,
             ProblemCode.PAYMENT_METHOD_NOT_OFFERED, ProblemCode.PAYMENT_PROVIDER_ERROR);
 
-    /** The value of the confirmation form's {@code confirmed} field. */
-    private static final String CONFIRMED = "yes";
-
     /** A payment method the page offers: its id and how it reads. */
     public record PaymentChoice(String id, String name) {
     }
@@ -73,22 +64,20 @@ public class OrderDetailPage {
     }
 
     private final OrderService orders;
-    private final OrderTransitions transitions;
-    private final PaymentService payments;
+    private final OrderActions actions;
     private final PaymentConfig paymentConfig;
     private final Pages pages;
     private final PageText text;
     private final PageLocale locale;
     private final SecurityIdentity identity;
 
-    public OrderDetailPage(OrderService orders, OrderTransitions transitions, PaymentService payments, PaymentConfig paymentConfig, Pages pages,
-            PageText text, PageLocale locale, SecurityIdentity identity) {
+    public OrderDetailPage(OrderService orders, OrderActions actions, PaymentConfig paymentConfig, Pages pages, PageText text, PageLocale locale,
+            SecurityIdentity identity) {
         this.pages = pages;
         this.text = text;
         this.locale = locale;
         this.orders = orders;
-        this.transitions = transitions;
-        this.payments = payments;
+        this.actions = actions;
         this.paymentConfig = paymentConfig;
         this.identity = identity;
     }
@@ -148,38 +137,9 @@ public class OrderDetailPage {
     @Operation(hidden = true)
     public Response act(@RestPath String id, @RestPath String action, @RestForm String commandId, @RestForm String paymentMethod,
             @RestForm String confirmed) {
-        String command;
-        try {
-            // The limits of an Idempotency-Key, so that every command id fits in the history; a form without one is refused too.
-            command = IdempotencyKey.valueOf(Objects.requireNonNullElse(commandId, "")).value();
-        } catch (ProblemException invalid) {
-            return page(400, id, text.get("order_invalidCommand"), null);
-        }
-        UriBuilder back = UriBuilder.fromPath(PATH + "{id}");
-        try {
-            UUID orderId = UUID.fromString(id);
-            Caller caller = Caller.of(identity);
-            OrderEvent event = OrderEvent.fromWireName(action);
-            if (event == OrderEvent.CANCEL && !CONFIRMED.equals(confirmed)) {
-                // A cancellation cannot be undone (a paid order is refunded): the page asks first, with the same command id.
-                return page(200, id, "", command);
-            }
-            if (event == OrderEvent.PAY) {
-                if (payments.pay(caller, orderId, PayRequest.methodOf(new PayRequest(paymentMethod)), command)
-                        instanceof PaymentService.ActionRequired authenticate) {
-                    // The provider's page authenticates the customer and sends them back to this order.
-                    return Response.seeOther(URI.create(authenticate.nextAction().url())).build();
-                }
-            } else {
-                transitions.apply(caller, orderId, event, command);
-            }
-        } catch (ProblemException refused) {
-            back.queryParam("notice", refused.problem().code());
-        } catch (IllegalArgumentException notAnId) {
-            return missing();
-        }
-        return Response.seeOther(back.build(id)).build();
+        return actions.act(Caller.of(identity), PATH, this::page, this::missing, id, action, commandId, paymentMethod, confirmed);
     }
+
 
     private Response missing() {
         return pages.page(404, "missing", Map.of());

@@ -14,7 +14,7 @@ import io.quarkus.security.ForbiddenException;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * Under {@code /checkout}, where people read the answers, an address that leads nowhere and a page the account may not
+ * Under {@code /checkout} and {@code /console}, where people read the answers, an address that leads nowhere and a page the account may not
  * open are answered with a page in the visitor's language (404 and 403), and so is a backing service that fails (503);
  * everywhere else with the API's problem details.
  */
@@ -35,7 +35,7 @@ class PageErrors {
 
     @ServerExceptionMapper(priority = Priorities.USER - 1)
     public Response forbidden(ForbiddenException e, HttpServerRequest request) {
-        return isPage(request) ? pages.page(403, "forbidden", Map.of()) : problems.forbidden(e);
+        return isPage(request) ? pages.page(403, "forbidden", Map.of("console", isConsole(request))) : problems.forbidden(e);
     }
 
     /** A backing service that fails while a page is made: a page that says to try again in a moment (503), never a stack trace. */
@@ -48,6 +48,14 @@ class PageErrors {
     }
 
     private static boolean isPage(HttpServerRequest request) {
-        return request != null && (request.path().equals(CheckoutPage.PATH) || request.path().startsWith(CheckoutPage.PATH + "/"));
+        return request != null && (under(request, CheckoutPage.PATH) || isConsole(request));
+    }
+
+    private static boolean isConsole(HttpServerRequest request) {
+        return under(request, ConsoleOrderPage.CONSOLE);
+    }
+
+    private static boolean under(HttpServerRequest request, String path) {
+        return request.path().equals(path) || request.path().startsWith(path + "/");
     }
 }

@@ -46,7 +46,7 @@ class WebCheckoutTest {
 
     private static final Pattern TOKEN = Pattern.compile("name=\"token\" value=\"([^\"]+)\"");
     static final Pattern CSRF = Pattern.compile("name=\"csrf-token\" value=\"([^\"]+)\"");
-    private static final Pattern COMMAND = Pattern.compile("action=\"/checkout/orders/[^/]+/(\\w+)\">\\s*<input type=\"hidden\" name=\"commandId\" value=\"([^\"]+)\"");
+    private static final Pattern COMMAND = Pattern.compile("action=\"/(?:checkout|console)/orders/[^/]+/(\\w+)\">\\s*<input type=\"hidden\" name=\"commandId\" value=\"([^\"]+)\"");
     /** How the pages write a time, e.g. "30 Nov 2026, 10:05 UTC". */
     /** The delivery address the tests' browsers post, as a customer fills it in. */
     static final Map<String, String> ADDRESS = Map.of("addressName", "Han Meimei", "addressLine1", "Room 5, 77 Wulumuqi Road",
