@@ -33,7 +33,9 @@ import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.metrics.AppGauges;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.money.Money;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -48,6 +50,7 @@ import io.quarkus.runtime.StartupEvent;
  * {@code refund-refused} with the provider's reason, counted in {@code orders_refunds_refused_total},
  * and waits for staff to settle it ({@link RefusedRefunds}).
  */
+@Startup
 @ApplicationScoped
 class Refunds implements OutboxHandler {
 
@@ -81,9 +84,7 @@ class Refunds implements OutboxHandler {
         this.outboxBacklog = outboxBacklog;
         this.overdueAfter = config.refundOverdueAfter();
         this.json = json;
-        // Registered with the bean, which starts with the app (its gauge): the counter reads 0 before the first refusal.
-        this.refusedForGood = Counter.builder("orders.refunds.refused")
-                .description("Refunds the provider refused for good; each waits for staff to settle it").register(metrics);
+        this.refusedForGood = Counters.single(metrics, "orders.refunds.refused", "Refunds the provider refused for good; each waits for staff to settle it");
     }
 
     void registerGauge(@Observes StartupEvent start, AppGauges gauges) {
