@@ -21,6 +21,7 @@ import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.http.WorkerThreads;
+import io.orderflow.shared.logging.BusinessEvent;
 import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
@@ -170,6 +171,7 @@ public class OrderService {
         precheck.settle(hold, true);
         recordConsumption(claim, created);
         ordersCreated.increment();
+        BusinessEvent.CREATED.log(created.id(), caller.name());
         return new Creation(created, false);
     }
 

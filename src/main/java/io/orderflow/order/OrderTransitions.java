@@ -253,7 +253,7 @@ public class OrderTransitions {
             return 0;
         }
         outbox.written(OrderEventMessage.KIND, now);
-        changes.fire(new OrderStatusChanges(event, to, changing.stream().filter(change -> moved.contains(change.orderId())).toList()));
+        changes.fire(new OrderStatusChanges(event, to, actor, changing.stream().filter(change -> moved.contains(change.orderId())).toList()));
         return moved.size();
     }
 

@@ -25,6 +25,7 @@ import io.orderflow.order.OrderTransitions;
 import io.orderflow.order.OrderView;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.shared.logging.BusinessEvent;
 import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
@@ -143,7 +144,7 @@ public class PaymentService {
                     claim.currency(), claim.paymentMethod(), Map.of(ChargeRequest.DEPLOYMENT, config.deploymentId()),
                     config.returnUrl().replace("{orderId}", claim.orderId().toString())));
         } catch (PaymentDeclinedException e) {
-            throw declined(claim, "declined");
+            throw declined(caller, claim, "declined");
         } catch (DownstreamRefusedException e) {
             payments.failed(claim, "refused with " + e.status());
             count(PaymentOutcome.REFUSED);
@@ -157,7 +158,7 @@ public class PaymentService {
                 count(PaymentOutcome.CHARGED);
                 yield completeOrRelease(caller, claim, answer.reference(), commandId);
             }
-            case NOT_CHARGED -> throw declined(claim, answer.status());
+            case NOT_CHARGED -> throw declined(caller, claim, answer.status());
             case WRONG_AMOUNT -> throw wrongAmount(claim, answer);
             case REQUIRES_ACTION -> actionRequired(caller, claim, answer.nextAction());
             case UNKNOWN -> throw unknown(claim, answer == null ? "an empty answer" : "status " + answer.status());
@@ -184,7 +185,7 @@ public class PaymentService {
      * the same commit, so that a retry with the key replays it and never starts another attempt. Should
      * that commit fail, the attempt stays open and a retry re-sends it under its key.
      */
-    private ProblemException declined(PaymentClaim claim, String reason) {
+    private ProblemException declined(Caller caller, PaymentClaim claim, String reason) {
         ProblemException answer = new ProblemException(Problem.of(ProblemCode.PAYMENT_DECLINED,
                 "The payment provider declined the charge; the order is still open and may be paid again."));
         boolean failedHere;
@@ -198,6 +199,7 @@ public class PaymentService {
             return paymentInProgress();
         }
         count(PaymentOutcome.DECLINED);
+        BusinessEvent.DECLINED.log(claim.orderId(), caller.name());
         return answer;
     }
 
