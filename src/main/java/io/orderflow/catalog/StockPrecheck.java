@@ -13,10 +13,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.redis.datasource.value.SetArgs;
+import io.quarkus.runtime.Startup;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -29,6 +32,7 @@ import io.smallrye.config.WithDefault;
  * that is wrong (lost in a failover, or behind a cancel) turns buyers away for at most that long; it
  * can never oversell. Redis failing only turns the pre-check off for that order.
  */
+@Startup
 @ApplicationScoped
 public class StockPrecheck {
 
@@ -42,6 +46,17 @@ public class StockPrecheck {
         /** How long a counter lives before it is refilled from PostgreSQL. */
         @WithDefault("1S")
         Duration ttl();
+    }
+
+    /** What pre-checking an order came to: {@code orders_stock_precheck_total{outcome}}. */
+    private enum Outcome {
+        TAKEN,
+        /** Answered out-of-stock. */
+        SHORT,
+        /** A product had no counter: PostgreSQL was asked. */
+        UNCOUNTED,
+        /** Redis failed. */
+        SKIPPED
     }
 
     /** What one order took from the counters, and the products that had none. */
@@ -60,14 +75,15 @@ public class StockPrecheck {
     private final RedisKeys keys;
     private final Stock stock;
     private final Config config;
-    private final MeterRegistry metrics;
+    private final Counters<Outcome> outcomes;
 
     public StockPrecheck(RedisDataSource redis, RedisKeys keys, Stock stock, Config config, MeterRegistry metrics) {
         this.redis = redis;
         this.keys = keys;
         this.stock = stock;
         this.config = config;
-        this.metrics = metrics;
+        this.outcomes = Counters.of(metrics, "orders.stock.precheck", "Orders pre-checked in Redis, by outcome", Tags.empty(), "outcome",
+                Outcome.class);
     }
 
     /** Takes the order's quantities from the counters; a short one answers 409 {@code out-of-stock} at once. */
@@ -92,15 +108,15 @@ public class StockPrecheck {
         } catch (RuntimeException redisFailed) {
             LOG.debugf("Stock pre-check skipped, Redis failed: %s", redisFailed.toString());
             settle(new Hold(taken, Set.of()), false);
-            count("skipped");
+            outcomes.increment(Outcome.SKIPPED);
             return Hold.NONE;
         }
         if (!shortages.isEmpty()) {
             settle(new Hold(taken, Set.of()), false);
-            count("short");
+            outcomes.increment(Outcome.SHORT);
             throw Stock.outOfStock(shortages);
         }
-        count(uncounted.isEmpty() ? "taken" : "uncounted");
+        outcomes.increment(uncounted.isEmpty() ? Outcome.TAKEN : Outcome.UNCOUNTED);
         return new Hold(taken, uncounted);
     }
 
@@ -118,11 +134,6 @@ public class StockPrecheck {
             // The counters are a hint that expires: PostgreSQL stays right.
             LOG.debugf("Stock counters not settled: %s", e.toString());
         }
-    }
-
-    /** Orders pre-checked, by outcome: taken, short (answered out-of-stock), uncounted (PostgreSQL asked), skipped (Redis failed). */
-    private void count(String outcome) {
-        metrics.counter("orders.stock.precheck", "outcome", outcome).increment();
     }
 
     private String counter(String sku) {

@@ -55,4 +55,9 @@ enum Deadline {
     public OrderEvent event() {
         return event;
     }
+
+    /** Its metrics' {@code event} tag: the event's name. */
+    String label() {
+        return event.wireName();
+    }
 }

@@ -52,7 +52,7 @@ class DeadlineScheduler {
     void start(@Observes StartupEvent startup, AppGauges gauges) {
         for (Deadline deadline : Deadline.values()) {
             gauges.register(Gauge.builder("orders.deadlines.oldest.overdue", deadlines, service -> overdueSeconds(service, deadline))
-                    .tag("event", deadline.event().wireName()).baseUnit("seconds")
+                    .tag("event", deadline.label()).baseUnit("seconds")
                     .description("How long the oldest deadline that is due has waited to fire; 0 when none waits"));
         }
         if (!enabled) {

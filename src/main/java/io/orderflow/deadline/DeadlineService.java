@@ -13,9 +13,12 @@ import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.order.OrderStatusChanges;
 import io.orderflow.order.OrderTransitions;
+import io.orderflow.shared.metrics.Counters;
+import io.quarkus.runtime.Startup;
 
 /**
  * Fires orders' deadlines. Due orders are claimed in deadline order, a batch at a time, with FOR UPDATE
@@ -24,20 +27,25 @@ import io.orderflow.order.OrderTransitions;
  * follow-up work (stock released, order event queued). An instance that dies mid-batch rolls it back,
  * and the orders are due again for whoever looks next.
  */
+@Startup
 @ApplicationScoped
 class DeadlineService {
 
     private final EntityManager db;
     private final OrderTransitions transitions;
     private final DeadlineConfig config;
-    private final MeterRegistry metrics;
+    private final Counters<Deadline> fired;
+    private final Counters<Deadline> failed;
 
     public DeadlineService(EntityManager db, OrderTransitions transitions, DeadlineConfig config, Lifecycle lifecycle,
             MeterRegistry metrics) {
         this.db = db;
         this.transitions = transitions;
         this.config = config;
-        this.metrics = metrics;
+        this.fired = Counters.of(metrics, "orders.deadlines.fired", "Orders whose deadline fired, counted once committed", Tags.empty(), "event",
+                EnumSet.allOf(Deadline.class), Deadline::label);
+        this.failed = Counters.of(metrics, "orders.deadlines.failed", "Firings that failed and were put off", Tags.empty(), "event",
+                EnumSet.allOf(Deadline.class), Deadline::label);
         for (Deadline deadline : Deadline.values()) {
             // The claim queries name their state so that the partial indexes serve them; the lifecycle decides.
             if (!lifecycle.sourcesOf(deadline.event()).equals(EnumSet.of(deadline.state()))) {
@@ -80,7 +88,7 @@ class DeadlineService {
                 .setParameter("firstMillis", config.retryFailedAfter().toMillis())
                 .setParameter("mostMillis", config.retryFailedAtMost().toMillis())
                 .setParameter("id", id).executeUpdate();
-        metrics.counter("orders.deadlines.failed", "event", deadline.event().wireName()).increment();
+        failed.increment(deadline);
     }
 
     /** How long the oldest deadline that is due has waited; zero when none is. */
@@ -101,7 +109,7 @@ class DeadlineService {
     void count(@Observes(during = TransactionPhase.AFTER_SUCCESS) OrderStatusChanges changes) {
         for (Deadline deadline : Deadline.values()) {
             if (changes.event() == deadline.event()) {
-                metrics.counter("orders.deadlines.fired", "event", deadline.event().wireName()).increment(changes.all().size());
+                fired.increment(deadline, changes.all().size());
             }
         }
     }

@@ -25,7 +25,9 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.orderflow.events.StreamedOrderEvent.UnreadableEventException;
 import io.orderflow.outbox.OutboxWriter;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.tracing.TraceParents;
+import io.quarkus.runtime.Startup;
 
 /**
  * What the consumer of order events does with what it read, whichever transport brought it (a Redis
@@ -35,6 +37,7 @@ import io.orderflow.shared.tracing.TraceParents;
  * counted), so that it does not come back forever and hold up the ones behind it. If the transaction
  * fails, the caller acknowledges nothing and reads the same entries again.
  */
+@Startup
 @ApplicationScoped
 class OrderEventHandler {
 
@@ -90,7 +93,7 @@ class OrderEventHandler {
         this.redeliverWithin = config.redeliverWithin();
         this.json = json;
         this.tracer = tracer;
-        this.deadLetters = metrics.counter("orders.events.dead-letters");
+        this.deadLetters = Counters.single(metrics, "orders.events.dead-letters", "Order-stream entries the consumer could never read: logged and skipped");
     }
 
     /** Handles the entries of one read; returns once they may be acknowledged, or throws and nothing may be. */

@@ -1,28 +1,25 @@
 package io.orderflow.idempotency;
 
-import java.util.EnumMap;
-import java.util.Locale;
-import java.util.Map;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.orderflow.shared.metrics.Counters;
+import io.quarkus.runtime.Startup;
 
-/** Counts what claiming a key found: {@code orders_idempotency_requests_total{outcome}}. */
+/** Counts what claiming a key found: {@code orders_idempotency_requests_total{outcome}}, every outcome at 0 from the start. */
+@Startup
 @ApplicationScoped
 class KeyOutcomes {
 
-    private final Map<KeyClaim.Outcome, Counter> counters = new EnumMap<>(KeyClaim.Outcome.class);
+    private final Counters<KeyClaim.Outcome> counters;
 
     KeyOutcomes(MeterRegistry metrics) {
-        for (KeyClaim.Outcome outcome : KeyClaim.Outcome.values()) {
-            counters.put(outcome, metrics.counter("orders.idempotency.requests", "outcome",
-                    outcome.name().toLowerCase(Locale.ROOT).replace('_', '-')));
-        }
+        counters = Counters.of(metrics, "orders.idempotency.requests", "Requests with an Idempotency-Key, by what claiming the key found",
+                Tags.empty(), "outcome", KeyClaim.Outcome.class);
     }
 
     void count(KeyClaim.Outcome outcome) {
-        counters.get(outcome).increment();
+        counters.increment(outcome);
     }
 }

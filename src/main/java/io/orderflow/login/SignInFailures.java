@@ -8,11 +8,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -26,6 +30,7 @@ import io.vertx.mutiny.redis.client.Response;
  * unthrottled (counted in {@code orders_login_throttle_unavailable_total}): guessing is never cheaper
  * while Redis is unwell ({@link SignInThrottle} still lets a sign-in known good from its address in).
  */
+@Startup
 @ApplicationScoped
 class SignInFailures {
 
@@ -34,9 +39,23 @@ class SignInFailures {
     private static final RedisScript COUNT = RedisScript.load("login-count");
     private static final RedisScript RELEASE = RedisScript.load("login-release");
     private static final RedisScript FAILED = RedisScript.load("login-failed");
-    /** Why the reservation script refused, by its answer's third element. */
-    private static final String[] REFUSED_BY = { null, "user-and-address", "address", "address-rate", "checks-in-flight" };
-    private static final int CHECKS_IN_FLIGHT = 4;
+    /**
+     * What refused a sign-in, in the order of the codes of login-reserve.lua's answer's third element (1 for the first):
+     * {@code orders_login_throttled_total{by}}.
+     */
+    private enum ThrottledBy {
+        USER_AND_ADDRESS, ADDRESS, ADDRESS_RATE, CHECKS_IN_FLIGHT;
+
+        static ThrottledBy ofCode(int code) {
+            return values()[code - 1];
+        }
+    }
+
+    /** The step at which Redis failed: {@code orders_login_throttle_unavailable_total{step}}. */
+    private enum Step {
+        CHECK, COUNT, ANNOUNCE, RELEASE
+    }
+
     /**
      * Longer than any password check takes (its slow-down, its hash, its user-store read): an attempt still in
      * flight after it is one whose instance died, and its reservation counts as the failure it may have been.
@@ -52,7 +71,10 @@ class SignInFailures {
     private final SignInClearances clearances;
     private final RedisKeys keys;
     private final LoginConfig config;
-    private final MeterRegistry metrics;
+    private final Counter failures;
+    private final Counter slowed;
+    private final Counters<ThrottledBy> throttled;
+    private final Counters<Step> unavailable;
 
     public SignInFailures(ReactiveRedisDataSource reactive, SignInClearances clearances, RedisKeys keys, LoginConfig config,
             MeterRegistry metrics) {
@@ -60,7 +82,12 @@ class SignInFailures {
         this.clearances = clearances;
         this.keys = keys;
         this.config = config;
-        this.metrics = metrics;
+        this.failures = Counters.single(metrics, "orders.login.failures", "Sign-ins with a wrong password or an unknown user");
+        this.slowed = Counters.single(metrics, "orders.login.slowed", "Password checks slowed down for a user being guessed at");
+        this.throttled = Counters.of(metrics, "orders.login.throttled", "Sign-ins refused before their password was checked, by what refused them",
+                Tags.empty(), "by", ThrottledBy.class);
+        this.unavailable = Counters.of(metrics, "orders.login.throttle.unavailable", "Redis failures met by the sign-in throttle, by step",
+                Tags.empty(), "step", Step.class);
     }
 
     /**
@@ -80,7 +107,7 @@ class SignInFailures {
                 .onFailure(ChecksInFlightException.class).retry().withBackOff(FIRST_WAIT, LONGEST_WAIT).withJitter(0.5)
                 .expireIn(config.waitForChecksInFlight().toMillis())
                 // Mutiny ends the waiting with its own exception, the last failure its cause.
-                .onFailure(ChecksInFlightException::endedWaiting).transform(waited -> refused(REFUSED_BY[CHECKS_IN_FLIGHT], ChecksInFlightException.RETRY_AFTER_MILLIS))
+                .onFailure(ChecksInFlightException::endedWaiting).transform(waited -> refused(ThrottledBy.CHECKS_IN_FLIGHT, ChecksInFlightException.RETRY_AFTER_MILLIS))
                 .chain(pairFailures -> {
                     boolean failedBefore = pairFailures > 0;
                     return COUNT.run(reactive, List.of(userKey(user)), config.window().toMillis())
@@ -88,7 +115,7 @@ class SignInFailures {
                             .onFailure().call(e -> release(user, address, id, failedBefore, false));
                 })
                 .onFailure(e -> !(e instanceof SignInRefusedException)).transform(e -> {
-                    unavailable("check", e);
+                    unavailable(Step.CHECK, e);
                     return new SignInThrottleUnavailableException();
                 });
     }
@@ -99,15 +126,15 @@ class SignInFailures {
      * before the failure is answered here.
      */
     public void failed(SignInAttempt attempt) {
-        metrics.counter("orders.login.failures").increment();
+        failures.increment();
         FAILED.run(reactive, inFlightKeys(attempt.user(), attempt.address()), attempt.id())
-                .subscribe().with(done -> { }, e -> unavailable("count", e));
-        clearances.failed(attempt.user(), attempt.address()).subscribe().with(done -> { }, e -> unavailable("announce", e));
+                .subscribe().with(done -> { }, e -> unavailable(Step.COUNT, e));
+        clearances.failed(attempt.user(), attempt.address()).subscribe().with(done -> { }, e -> unavailable(Step.ANNOUNCE, e));
     }
 
     /** An attempt whose password could not be checked (the user store failed): it gives its reservation back. */
     public void notChecked(SignInAttempt attempt) {
-        release(attempt.user(), attempt.address(), attempt.id(), false, true).subscribe().with(done -> { }, e -> unavailable("release", e));
+        release(attempt.user(), attempt.address(), attempt.id(), false, true).subscribe().with(done -> { }, e -> unavailable(Step.RELEASE, e));
     }
 
     /**
@@ -117,7 +144,7 @@ class SignInFailures {
      */
     public void succeeded(SignInAttempt attempt) {
         clearances.clear(attempt);
-        release(attempt.user(), attempt.address(), attempt.id(), attempt.failedBefore(), true).subscribe().with(done -> { }, e -> unavailable("release", e));
+        release(attempt.user(), attempt.address(), attempt.id(), attempt.failedBefore(), true).subscribe().with(done -> { }, e -> unavailable(Step.RELEASE, e));
     }
 
     /** A wrong password counted as an instance counts it, reservation and all: what another instance's failure leaves in Redis. */
@@ -141,11 +168,11 @@ class SignInFailures {
         if (reserved.get(0).toInteger() == 0) {
             return reserved.get(1).toLong();
         }
-        int by = reserved.get(2).toInteger();
-        if (by == CHECKS_IN_FLIGHT) {
+        ThrottledBy by = ThrottledBy.ofCode(reserved.get(2).toInteger());
+        if (by == ThrottledBy.CHECKS_IN_FLIGHT) {
             throw new ChecksInFlightException();
         }
-        throw refused(REFUSED_BY[by], reserved.get(1).toLong());
+        throw refused(by, reserved.get(1).toLong());
     }
 
     /** Gives an attempt's reservations back: on the pair and the address (the pair afresh if asked), and on the user when it was counted. */
@@ -189,20 +216,20 @@ class SignInFailures {
         if (userFailures < config.slowDownAfter()) {
             return Duration.ZERO;
         }
-        metrics.counter("orders.login.slowed").increment();
+        slowed.increment();
         long doublings = Math.min(userFailures - config.slowDownAfter(), 20);
         Duration delay = FIRST_DELAY.multipliedBy(1L << doublings);
         return delay.compareTo(config.maxDelay()) < 0 ? delay : config.maxDelay();
     }
 
-    private SignInRefusedException refused(String by, long retryAfterMillis) {
-        metrics.counter("orders.login.throttled", "by", by).increment();
+    private SignInRefusedException refused(ThrottledBy by, long retryAfterMillis) {
+        throttled.increment(by);
         return new SignInRefusedException(Duration.ofMillis(retryAfterMillis));
     }
 
-    private void unavailable(String step, Throwable e) {
-        metrics.counter("orders.login.throttle.unavailable", "step", step).increment();
-        LOG.warnf("Sign-in throttle (%s): Redis failed, the sign-in is refused unless known good: %s", step, e.toString());
+    private void unavailable(Step step, Throwable e) {
+        unavailable.increment(step);
+        LOG.warnf("Sign-in throttle (%s): Redis failed, the sign-in is refused unless known good: %s", Counters.label(step), e.toString());
     }
 
     private String userKey(String user) {

@@ -10,6 +10,7 @@ import jakarta.transaction.Transactional;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.catalog.StockLine;
 import io.orderflow.catalog.StockPrecheck;
@@ -20,6 +21,8 @@ import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.http.Paging;
 import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.http.WorkerThreads;
+import io.orderflow.shared.logging.BusinessEvent;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
@@ -27,12 +30,15 @@ import io.orderflow.shared.redis.ClaimAlongside;
 import io.orderflow.shared.security.Caller;
 import io.orderflow.token.OrderTokens;
 import io.orderflow.token.TokenClaim;
+import io.orderflow.token.TokenRejection;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
 /**
  * Creates orders exactly once per order token. Redis decides quickly who may use a token;
  * PostgreSQL's unique keys on the token decide for good, between orders and between an order and a 410.
  */
+@Startup
 @ApplicationScoped
 public class OrderService {
 
@@ -45,7 +51,8 @@ public class OrderService {
     private final StockPrecheck precheck;
     private final IdempotencyRecords keys;
     private final PendingKeyClaim pendingKey;
-    private final MeterRegistry metrics;
+    private final Counter ordersCreated;
+    private final Counter replays;
 
     public OrderService(OrderRequestValidator requests, OrderTokens tokens, OrderStore store, OrderPricing pricing,
             StockPrecheck precheck, IdempotencyRecords keys, PendingKeyClaim pendingKey, MeterRegistry metrics) {
@@ -56,7 +63,9 @@ public class OrderService {
         this.precheck = precheck;
         this.keys = keys;
         this.pendingKey = pendingKey;
-        this.metrics = metrics;
+        this.ordersCreated = Counters.single(metrics, "orders.created", "Orders created");
+        this.replays = Counter.builder("orders.replays").description("Orders answered again to a repeat of their request")
+                .tag("source", "order-token").register(metrics);
     }
 
     /**
@@ -161,7 +170,8 @@ public class OrderService {
         }
         precheck.settle(hold, true);
         recordConsumption(claim, created);
-        metrics.counter("orders.created").increment();
+        ordersCreated.increment();
+        BusinessEvent.CREATED.log(created.id(), caller.name());
         return new Creation(created, false);
     }
 
@@ -237,16 +247,16 @@ public class OrderService {
     /** The token's order answered again, to the request the token was used for; 409 {@code order-token-reused} to any other. */
     private Creation replayed(OrderStore.Stored order, NewOrder request) {
         if (!request.fingerprint().matches(order.requestFingerprint())) {
-            metrics.counter("orders.tokens.rejected", "reason", "reused").increment();
+            tokens.countRejected(TokenRejection.REUSED);
             throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_REUSED, "This order token was already used for a different order; get a new one for a new order.")
                     .with("orderId", order.id()));
         }
-        metrics.counter("orders.replays", "source", "order-token").increment();
+        replays.increment();
         return new Creation(order, true);
     }
 
     private ProblemException invalidToken() {
-        metrics.counter("orders.tokens.rejected", "reason", "invalid").increment();
+        tokens.countRejected(TokenRejection.INVALID);
         return new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_INVALID, "This order token is unknown, expired or not yours; get a new one from POST /orders/token."));
     }
 

@@ -10,9 +10,9 @@ import io.orderflow.lifecycle.OrderStatus;
  * The changes one transition made: one order's for a caller's transition, a whole batch's when the
  * system fires due deadlines. Fired inside the transaction that moved them, so that observers record
  * follow-up work (refunds, shipments, stock) atomically with them, a batch at a time. Their order events
- * were written by the statement that moved them.
+ * were written by the statement that moved them. {@code actor} fired the event: the caller, or the system.
  */
-public record OrderStatusChanges(OrderEvent event, OrderStatus to, List<OrderStatusChanged> all) {
+public record OrderStatusChanges(OrderEvent event, OrderStatus to, String actor, List<OrderStatusChanged> all) {
 
     public OrderStatusChanges {
         all = List.copyOf(all);

@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -21,22 +23,26 @@ import org.hibernate.jpa.HibernateHints;
 import org.hibernate.type.StandardBasicTypes;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.Actor;
 import io.orderflow.lifecycle.Lifecycle;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.outbox.OutboxWriter;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
+import io.quarkus.runtime.Startup;
 
 /**
  * Moves orders through the lifecycle. Each transition is one short transaction: a conditional
  * UPDATE guarded by the event's allowed source states, read from {@link Lifecycle}, plus its
  * history row. A transition that already happened to the order answers as success.
  */
+@Startup
 @ApplicationScoped
 public class OrderTransitions {
 
@@ -76,7 +82,8 @@ public class OrderTransitions {
     private final Event<OrderStatusChanges> changes;
     private final IdempotencyRecords keys;
     private final OutboxWriter outbox;
-    private final MeterRegistry metrics;
+    /** orders_transitions_total{event,outcome}, for every event and outcome. */
+    private final Map<OrderEvent, Counters<Counted>> counted = new EnumMap<>(OrderEvent.class);
     /** A shipped order not delivered within this long is confirmed delivered; the deadline package fires it at deliverBy. */
     private final Duration deliveryConfirmAfter;
 
@@ -89,7 +96,21 @@ public class OrderTransitions {
         this.lifecycle = lifecycle;
         this.views = views;
         this.changes = changes;
-        this.metrics = metrics;
+        for (OrderEvent event : OrderEvent.values()) {
+            counted.put(event, Counters.of(metrics, "orders.transitions", "Transitions asked for, by event and what came of them",
+                    Tags.of("event", event.wireName()), "outcome", Counted.class));
+        }
+    }
+
+    /** What came of a transition asked for. */
+    private enum Counted {
+        APPLIED,
+        /** It had happened before: answered as success. */
+        REPEATED,
+        /** Not from the order's state: 409. */
+        REJECTED,
+        /** Not the caller's to fire: 403. */
+        FORBIDDEN
     }
 
     /** What a caller about to fire an event needs to know of the order. */
@@ -140,14 +161,14 @@ public class OrderTransitions {
         OrderStatusChanged change = new OrderStatusChanged(order.id, order.customer, order.status, lifecycle.targetOf(event), event,
                 order.totalAmount, order.currency, now);
         if (moved(List.of(change), event, caller.name(), commandId, now) == 1) {
-            count(event, "applied");
+            count(event, Counted.APPLIED);
             return answered(new Outcome(after(order, event, now, caller), false));
         }
         if (order.history.stream().anyMatch(step -> step.event.equals(event.wireName()))) {
-            count(event, "repeated");
+            count(event, Counted.REPEATED);
             return answered(new Outcome(views.current(order, caller, false), true));
         }
-        count(event, "rejected");
+        count(event, Counted.REJECTED);
         List<OrderEvent> allowed = views.allowedActions(order.status, caller, order.customer);
         throw new ProblemException(Problem.of(ProblemCode.INVALID_TRANSITION, "An order that is " + order.status.wireName() + " cannot be " + pastTense(event) + ".")
                 .with("currentStatus", order.status)
@@ -197,8 +218,8 @@ public class OrderTransitions {
                 .map(row -> new OrderStatusChanged((UUID) row[0], (String) row[1], from, to, event, (BigDecimal) row[2], (String) row[3], now))
                 .toList();
         int applied = moved(changing, event, SYSTEM, null, now);
-        count(event, "applied", applied);
-        count(event, "rejected", ids.size() - applied);
+        count(event, Counted.APPLIED, applied);
+        count(event, Counted.REJECTED, ids.size() - applied);
         return applied;
     }
 
@@ -232,7 +253,7 @@ public class OrderTransitions {
             return 0;
         }
         outbox.written(OrderEventMessage.KIND, now);
-        changes.fire(new OrderStatusChanges(event, to, changing.stream().filter(change -> moved.contains(change.orderId())).toList()));
+        changes.fire(new OrderStatusChanges(event, to, actor, changing.stream().filter(change -> moved.contains(change.orderId())).toList()));
         return moved.size();
     }
 
@@ -250,18 +271,18 @@ public class OrderTransitions {
     private void requirePermitted(Caller caller, String customer, OrderEvent event) {
         Set<Actor> actors = OrderMapper.actors(caller, customer);
         if (!lifecycle.permits(actors, event)) {
-            count(event, "forbidden");
+            count(event, Counted.FORBIDDEN);
             throw new ProblemException(Problem.of(ProblemCode.FORBIDDEN, "You may not " + event.wireName() + " this order."));
         }
     }
 
-    private void count(OrderEvent event, String outcome) {
+    private void count(OrderEvent event, Counted outcome) {
         count(event, outcome, 1);
     }
 
-    private void count(OrderEvent event, String outcome, int times) {
+    private void count(OrderEvent event, Counted outcome, int times) {
         if (times > 0) {
-            metrics.counter("orders.transitions", "event", event.wireName(), "outcome", outcome).increment(times);
+            counted.get(event).increment(outcome, times);
         }
     }
 

@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -22,13 +21,16 @@ import org.hibernate.query.NativeQuery;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.orderflow.shared.WorkInProgress;
 import io.orderflow.shared.downstream.Backoff;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.tracing.TraceParents;
+import io.quarkus.runtime.Startup;
 
 /**
  * Delivers the outbox's messages after their transaction committed, at least once, with persisted
@@ -48,6 +50,7 @@ import io.orderflow.shared.tracing.TraceParents;
  * Each claim and each recorded outcome commits on its own ({@code REQUIRES_NEW}), also when this bean
  * calls it: ArC intercepts a bean's calls to its own methods unless they are private.
  */
+@Startup
 @ApplicationScoped
 public class OutboxDelivery {
 
@@ -136,7 +139,8 @@ public class OutboxDelivery {
     private final OutboxHandlers handlers;
     private final DueScans dueScans;
     private final OutboxWriter writer;
-    private final MeterRegistry metrics;
+    /** orders_outbox_deliveries_total{kind,outcome}, for every kind with a handler and every outcome. */
+    private final Map<String, Counters<Outcome>> deliveries = new LinkedHashMap<>();
     private final WorkInProgress work;
     private final Tracer tracer;
 
@@ -147,7 +151,10 @@ public class OutboxDelivery {
         this.handlers = handlers;
         this.dueScans = dueScans;
         this.writer = writer;
-        this.metrics = metrics;
+        for (String kind : handlers.kinds()) {
+            deliveries.put(kind, Counters.of(metrics, "orders.outbox.deliveries", "Attempts at outbox messages, by kind and outcome",
+                    Tags.of("kind", kind), "outcome", Outcome.class));
+        }
         this.work = work;
         this.tracer = tracer;
     }
@@ -425,7 +432,6 @@ public class OutboxDelivery {
     }
 
     private void count(String kind, Outcome outcome, int messages) {
-        metrics.counter("orders.outbox.deliveries", "kind", kind, "outcome", outcome.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                .increment(messages);
+        deliveries.get(kind).increment(outcome, messages);
     }
 }

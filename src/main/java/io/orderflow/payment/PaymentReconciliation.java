@@ -21,6 +21,7 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderTransitions;
 import io.orderflow.payment.ReconciliationReport.Mismatch;
@@ -28,10 +29,12 @@ import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -41,6 +44,7 @@ import io.quarkus.scheduler.Scheduled;
  * and counted in {@code orders_reconciliation_mismatches_total{kind}}. Safe on several instances at
  * once: refunds are keyed, and a queued refund is seen by the next look.
  */
+@Startup
 @ApplicationScoped
 class PaymentReconciliation {
 
@@ -65,7 +69,7 @@ class PaymentReconciliation {
     private final PaymentConfig config;
     private final EntityManager db;
     private final StoredJson json;
-    private final MeterRegistry metrics;
+    private final Counters<MismatchKind> mismatchesByKind;
 
     PaymentReconciliation(PaymentGateway gateway, PaymentStore payments, Refunds refunds, OrderTransitions orders, PaymentConfig config,
             EntityManager db, StoredJson json, MeterRegistry metrics) {
@@ -76,7 +80,8 @@ class PaymentReconciliation {
         this.config = config;
         this.db = db;
         this.json = json;
-        this.metrics = metrics;
+        this.mismatchesByKind = Counters.of(metrics, "orders.reconciliation.mismatches", "Charges that nothing accounts for, by kind", Tags.empty(),
+                "kind", MismatchKind.class);
     }
 
     @StopsWithTheApp
@@ -144,14 +149,14 @@ class PaymentReconciliation {
             return Verdict.UNSETTLED;
         }
         if (!ours(charge)) {
-            return mismatch("foreign", charge, mismatches, "none: not made by this deployment");
+            return mismatch(MismatchKind.FOREIGN, charge, mismatches, "none: not made by this deployment");
         }
         if (charge.isRefunded()) {
             return Verdict.REFUNDED;
         }
         Optional<Payment> found = payments.byKey(charge.key());
         if (found.isEmpty()) {
-            return refund("unknown-charge", charge, mismatches);
+            return refund(MismatchKind.UNKNOWN_CHARGE, charge, mismatches);
         }
         Payment payment = found.get();
         switch (payment.status) {
@@ -161,7 +166,7 @@ class PaymentReconciliation {
                 // Staff who settled a refused refund as given back outside the engine said where the money went.
                 return payments.refundedOutside(payment.orderId, charge.reference())
                         ? Verdict.REFUNDED
-                        : mismatch("refund-not-at-provider", charge, mismatches, "none: the payment says refunded");
+                        : mismatch(MismatchKind.REFUND_NOT_AT_PROVIDER, charge, mismatches, "none: the payment says refunded");
             default:
                 break;
         }
@@ -169,10 +174,10 @@ class PaymentReconciliation {
             return Verdict.REFUND_PENDING;
         }
         if (payment.status == Payment.Status.FAILURE) {
-            return refund("charge-of-failed-payment", charge, mismatches);
+            return refund(MismatchKind.CHARGE_OF_FAILED_PAYMENT, charge, mismatches);
         }
         if (!charge.isFor(payment.amount, payment.currency)) {
-            String kind = payment.currency.equalsIgnoreCase(charge.currency()) ? "wrong-amount" : "wrong-currency";
+            MismatchKind kind = payment.currency.equalsIgnoreCase(charge.currency()) ? MismatchKind.WRONG_AMOUNT : MismatchKind.WRONG_CURRENCY;
             return mismatch(kind, charge, mismatches, "none: reported for staff; the payment was for "
                     + Money.format(payment.amount, payment.currency) + " " + payment.currency);
         }
@@ -180,7 +185,7 @@ class PaymentReconciliation {
         if (ordersCharge && PAID.contains(orders.snapshot(payment.orderId).status())) {
             return Verdict.MATCHED;
         }
-        return refund(ordersCharge ? "charge-without-paid-order" : "duplicate-charge", charge, mismatches);
+        return refund(ordersCharge ? MismatchKind.CHARGE_WITHOUT_PAID_ORDER : MismatchKind.DUPLICATE_CHARGE, charge, mismatches);
     }
 
     /** Whether this deployment made the charge: its key form, and its name in the metadata (charges from before it was sent have none). */
@@ -191,16 +196,16 @@ class PaymentReconciliation {
     }
 
     /** Queues the refund of a charge of this deployment that nothing accounts for, under a key no other refund uses. */
-    private Verdict refund(String kind, ProviderCharge charge, List<Mismatch> mismatches) {
+    private Verdict refund(MismatchKind kind, ProviderCharge charge, List<Mismatch> mismatches) {
         refunds.queueStray(charge);
         return mismatch(kind, charge, mismatches, "refund queued");
     }
 
     /** Records a charge that nothing accounts for, counted by kind. */
-    private Verdict mismatch(String kind, ProviderCharge charge, List<Mismatch> mismatches, String action) {
-        metrics.counter("orders.reconciliation.mismatches", "kind", kind).increment();
-        mismatches.add(new Mismatch(kind, charge.key(), charge.reference(), charge.orderId(), charge.amount(), charge.currency(), action));
-        LOG.warnf("Reconciliation: charge %s (%s) is a %s; %s", charge.key(), charge.reference(), kind, action);
+    private Verdict mismatch(MismatchKind kind, ProviderCharge charge, List<Mismatch> mismatches, String action) {
+        mismatchesByKind.increment(kind);
+        mismatches.add(new Mismatch(kind.label(), charge.key(), charge.reference(), charge.orderId(), charge.amount(), charge.currency(), action));
+        LOG.warnf("Reconciliation: charge %s (%s) is a %s; %s", charge.key(), charge.reference(), kind.label(), action);
         return Verdict.MISMATCH;
     }
 

@@ -72,7 +72,7 @@ class PaymentRecovery {
             answer = mayStillLand ? gateway.findCharge(claim.key()) : Optional.of(gateway.voidCharge(claim.key(), claim.orderId()));
         } catch (RuntimeException noAnswer) {
             payments.release(claim, Instant.now());
-            service.count("unknown");
+            service.count(PaymentOutcome.UNKNOWN);
             LOG.infof("Payment %s is still unknown: %s", claim.key(), noAnswer.toString());
             return;
         }

@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
@@ -24,12 +25,15 @@ import io.orderflow.order.OrderTransitions;
 import io.orderflow.order.OrderView;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
+import io.orderflow.shared.logging.BusinessEvent;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.money.Money;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.problem.ProblemMappers;
 import io.orderflow.shared.security.Caller;
+import io.quarkus.runtime.Startup;
 
 /**
  * Paying charges the provider exactly once per order. The payment attempt is claimed first (a
@@ -39,6 +43,7 @@ import io.orderflow.shared.security.Caller;
  * same key, or {@link PaymentRecovery}'s lookup or void of the key. A charge that lands for an order
  * that was cancelled meanwhile is refunded through {@link Refunds}.
  */
+@Startup
 @ApplicationScoped
 public class PaymentService {
 
@@ -51,7 +56,7 @@ public class PaymentService {
     private final PaymentGateway gateway;
     private final Refunds refunds;
     private final PaymentConfig config;
-    private final MeterRegistry metrics;
+    private final Counters<PaymentOutcome> outcomes;
     private final OrderService orders;
     private final IdempotencyRecords keys;
     private final ObjectMapper json;
@@ -66,7 +71,8 @@ public class PaymentService {
         this.gateway = gateway;
         this.refunds = refunds;
         this.config = config;
-        this.metrics = metrics;
+        this.outcomes = Counters.of(metrics, "orders.payments", "Attempts at a charge, by what they came to", Tags.empty(), "outcome",
+                PaymentOutcome.class);
     }
 
     /** What a pay comes to: the order's transition, or the customer's authentication the provider waits for. */
@@ -138,10 +144,10 @@ public class PaymentService {
                     claim.currency(), claim.paymentMethod(), Map.of(ChargeRequest.DEPLOYMENT, config.deploymentId()),
                     config.returnUrl().replace("{orderId}", claim.orderId().toString())));
         } catch (PaymentDeclinedException e) {
-            throw declined(claim, "declined");
+            throw declined(caller, claim, "declined");
         } catch (DownstreamRefusedException e) {
             payments.failed(claim, "refused with " + e.status());
-            count("refused");
+            count(PaymentOutcome.REFUSED);
             throw new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_ERROR, "The payment provider refused the request; nothing was charged."));
         } catch (DownstreamUnavailableException | ProcessingException | FaultToleranceException e) {
             throw unknown(claim, e.toString());
@@ -149,10 +155,10 @@ public class PaymentService {
         ProviderCharge.Reading reading = answer == null ? ProviderCharge.Reading.UNKNOWN : answer.readFor(claim.amount(), claim.currency());
         return switch (reading) {
             case SUCCEEDED -> {
-                count("charged");
+                count(PaymentOutcome.CHARGED);
                 yield completeOrRelease(caller, claim, answer.reference(), commandId);
             }
-            case NOT_CHARGED -> throw declined(claim, answer.status());
+            case NOT_CHARGED -> throw declined(caller, claim, answer.status());
             case WRONG_AMOUNT -> throw wrongAmount(claim, answer);
             case REQUIRES_ACTION -> actionRequired(caller, claim, answer.nextAction());
             case UNKNOWN -> throw unknown(claim, answer == null ? "an empty answer" : "status " + answer.status());
@@ -179,7 +185,7 @@ public class PaymentService {
      * the same commit, so that a retry with the key replays it and never starts another attempt. Should
      * that commit fail, the attempt stays open and a retry re-sends it under its key.
      */
-    private ProblemException declined(PaymentClaim claim, String reason) {
+    private ProblemException declined(Caller caller, PaymentClaim claim, String reason) {
         ProblemException answer = new ProblemException(Problem.of(ProblemCode.PAYMENT_DECLINED,
                 "The payment provider declined the charge; the order is still open and may be paid again."));
         boolean failedHere;
@@ -192,7 +198,8 @@ public class PaymentService {
         if (!failedHere) {
             return paymentInProgress();
         }
-        count("declined");
+        count(PaymentOutcome.DECLINED);
+        BusinessEvent.DECLINED.log(claim.orderId(), caller.name());
         return answer;
     }
 
@@ -219,7 +226,7 @@ public class PaymentService {
         Optional<String> refund = failAndRefund(claim, answer);
         refund.ifPresent(refunds::deliverNow);
         if (refund.isPresent()) {
-            count("wrong-amount");
+            count(PaymentOutcome.WRONG_AMOUNT);
             LOG.warnf("The provider charged %s %s under %s for an order of %s %s; the charge is being refunded", answer.amount(),
                     answer.currency(), claim.key(), Money.format(claim.amount(), claim.currency()), claim.currency());
         }
@@ -238,7 +245,7 @@ public class PaymentService {
     /** No certain answer: the attempt stays open under its key; a retry re-sends it, recovery settles it otherwise. */
     private ProblemException unknown(PaymentClaim claim, String why) {
         payments.release(claim, Instant.now());
-        count("unavailable");
+        count(PaymentOutcome.UNAVAILABLE);
         LOG.warnf("Payment %s has no certain outcome yet: %s", claim.key(), why);
         return new ProblemException(Problem.of(ProblemCode.PAYMENT_PROVIDER_UNAVAILABLE,
                 "The payment provider did not confirm the charge; the order is still open. Retry the payment with the same Idempotency-Key."),
@@ -252,7 +259,7 @@ public class PaymentService {
      */
     private ActionRequired actionRequired(Caller caller, PaymentClaim claim, ProviderCharge.NextAction next) {
         payments.release(claim, Instant.now());
-        count("requires-action");
+        count(PaymentOutcome.REQUIRES_ACTION);
         return new ActionRequired(orders.get(caller, claim.orderId().toString()), next);
     }
 
@@ -275,17 +282,17 @@ public class PaymentService {
                 } catch (ClaimLostException e) {
                     return;
                 }
-                count("recovered-charged");
+                count(PaymentOutcome.RECOVERED_CHARGED);
             }
             case WRONG_AMOUNT -> refundWrongAmount(claim, answer.get());
             case NOT_CHARGED -> {
                 payments.failed(claim, answer.get().status());
-                count("recovered-not-charged");
+                count(PaymentOutcome.RECOVERED_NOT_CHARGED);
             }
             // Still processing or authenticating, or never seen yet: asked again later, voided past the horizon.
             case REQUIRES_ACTION, UNKNOWN -> {
                 payments.release(claim, Instant.now());
-                count("unknown");
+                count(PaymentOutcome.UNKNOWN);
             }
         }
     }
@@ -343,8 +350,8 @@ public class PaymentService {
     }
 
     /** Counts an attempt's outcome in orders_payments_total{outcome}, whether a pay or recovery learned it. */
-    void count(String outcome) {
-        metrics.counter("orders.payments", "outcome", outcome).increment();
+    void count(PaymentOutcome outcome) {
+        outcomes.increment(outcome);
     }
 
     /** The attempt was taken over by another holder while this one talked to the provider; that one settles it. */

@@ -24,6 +24,7 @@ import io.orderflow.lifecycle.OrderEvent;
 import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.order.OrderStatusChanged;
 import io.orderflow.order.OrderStatusChanges;
+import io.orderflow.order.OrderTransitions;
 import io.orderflow.outbox.OutboxBacklog;
 import io.orderflow.outbox.OutboxDelivery;
 import io.orderflow.outbox.OutboxHandler;
@@ -32,8 +33,11 @@ import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.outbox.OutboxWriter;
 import io.orderflow.shared.StoredJson;
 import io.orderflow.shared.downstream.DownstreamRefusedException;
+import io.orderflow.shared.logging.BusinessEvent;
 import io.orderflow.shared.metrics.AppGauges;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.money.Money;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -48,6 +52,7 @@ import io.quarkus.runtime.StartupEvent;
  * {@code refund-refused} with the provider's reason, counted in {@code orders_refunds_refused_total},
  * and waits for staff to settle it ({@link RefusedRefunds}).
  */
+@Startup
 @ApplicationScoped
 class Refunds implements OutboxHandler {
 
@@ -81,9 +86,7 @@ class Refunds implements OutboxHandler {
         this.outboxBacklog = outboxBacklog;
         this.overdueAfter = config.refundOverdueAfter();
         this.json = json;
-        // Registered with the bean, which starts with the app (its gauge): the counter reads 0 before the first refusal.
-        this.refusedForGood = Counter.builder("orders.refunds.refused")
-                .description("Refunds the provider refused for good; each waits for staff to settle it").register(metrics);
+        this.refusedForGood = Counters.single(metrics, "orders.refunds.refused", "Refunds the provider refused for good; each waits for staff to settle it");
     }
 
     void registerGauge(@Observes StartupEvent start, AppGauges gauges) {
@@ -193,6 +196,7 @@ class Refunds implements OutboxHandler {
     @Override
     public void refused(OutboxMessage message, String refusal) {
         refusedForGood.increment();
+        BusinessEvent.REFUND_REFUSED.log(message.orderId, OrderTransitions.SYSTEM);
         LOG.warnf("Refund %s of order %s was refused for good (%s); it is not tried again until staff settle it: "
                 + "GET /payments/refunds/refused", message.idempotencyKey, message.orderId, refusal);
     }
@@ -202,6 +206,7 @@ class Refunds implements OutboxHandler {
         String charge = chargeOf(refund).orElseThrow(() -> new IllegalStateException("No charge to refund for order " + message.orderId));
         gateway.refund(message.idempotencyKey, refund.of(charge));
         markRefunded(charge);
+        BusinessEvent.REFUNDED.log(message.orderId, OrderTransitions.SYSTEM);
     }
 
     /** The charge a refund gives back: the one it names or, for one queued before refunds named their charge, the order's successful payment. */

@@ -2,14 +2,12 @@ package io.orderflow.payment;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.shared.downstream.DownstreamConfig;
 import io.orderflow.shared.downstream.DownstreamUnavailableException;
 import io.quarkus.arc.Arc;
@@ -21,14 +19,13 @@ import io.smallrye.faulttolerance.api.CustomBackoffStrategy;
  * exponential from {@code @Retry(delay)} up to {@code orders.downstream.max-delay}, a provider's
  * Retry-After obeyed within that cap, and never beyond what is left of the call's budget
  * ({@code @Retry(maxDuration)}): Fault Tolerance checks the budget only before an attempt, so an uncapped
- * wait would hold the request past its leases. Each wait is recorded in {@code orders.payments.retry.wait}
- * by retry and reason. One instance per call.
+ * wait would hold the request past its leases. Each wait is recorded in {@link RetryWaitSummaries}. One
+ * instance per call.
  */
 public class RetryAfterBackoff implements CustomBackoffStrategy {
 
-    /** Each wait before a retry, in ms, tagged by the retry it precedes (1 for the first) and why it is that long. */
-    static final String WAIT_METRIC = "orders.payments.retry.wait";
-    private static final String OVERRIDES = PaymentGateway.class.getName() + "/Retry/";
+    /** Where MicroProfile config overrides the gateway's {@code @Retry}. */
+    static final String OVERRIDES = PaymentGateway.class.getName() + "/Retry/";
 
     private final AtomicInteger retries = new AtomicInteger();
     private final long started = System.nanoTime();
@@ -59,9 +56,7 @@ public class RetryAfterBackoff implements CustomBackoffStrategy {
         Duration retryAfter = exception instanceof DownstreamUnavailableException unavailable ? unavailable.retryAfter() : null;
         RetryWaits.Wait wait = waits().next(retry, retryAfter, Duration.ofNanos(System.nanoTime() - started).toMillis());
         // Looked up only when a call retries: most calls never do.
-        String reason = wait.reason().name().toLowerCase(Locale.ROOT).replace('_', '-');
-        Arc.container().instance(MeterRegistry.class).get().summary(WAIT_METRIC, "retry", String.valueOf(retry + 1), "reason", reason)
-                .record(wait.millis());
+        Arc.container().instance(RetryWaitSummaries.class).get().record(retry + 1, wait.reason(), wait.millis());
         return wait.millis();
     }
 }

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -22,8 +24,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.orderflow.shared.StopsWithTheApp;
 import io.orderflow.shared.WorkInProgress;
+import io.orderflow.shared.metrics.Counters;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -32,6 +38,7 @@ import io.quarkus.scheduler.Scheduled;
  * {@code orders.retention.batch-lock-timeout}. Any instance may run it, one at a time: a run holds an
  * advisory lock on its connection throughout, and an instance that finds it taken skips its round.
  */
+@Startup
 @ApplicationScoped
 public class RetentionJob {
 
@@ -69,13 +76,33 @@ public class RetentionJob {
 
     private final DataSource dataSource;
     private final RetentionConfig config;
-    private final MeterRegistry metrics;
     private final WorkInProgress work;
+    private final Counters<RunOutcome> runs;
+    private final Counters<PurgedTable> purgedRows;
+    private final Counters<PurgedTable> timeouts;
+    private final Map<PurgedTable, Timer> batches = new EnumMap<>(PurgedTable.class);
+
+    /** How a run ended: {@code orders_retention_runs_total{outcome}}. */
+    private enum RunOutcome {
+        RAN,
+        /** Another instance held the lock. */
+        SKIPPED,
+        /** The database failed. */
+        FAILED
+    }
 
     public RetentionJob(DataSource dataSource, RetentionConfig config, MeterRegistry metrics, WorkInProgress work) {
         this.dataSource = dataSource;
         this.config = config;
-        this.metrics = metrics;
+        this.runs = Counters.of(metrics, "orders.retention.runs", "Runs of the purge, by how they ended", Tags.empty(), "outcome", RunOutcome.class);
+        Set<PurgedTable> tables = EnumSet.allOf(PurgedTable.class);
+        this.purgedRows = Counters.of(metrics, "orders.retention.purged", "Rows purged past their age", Tags.empty(), "table", tables, PurgedTable::table);
+        this.timeouts = Counters.of(metrics, "orders.retention.timeouts", "Batches of the purge that gave up at orders.retention.batch-lock-timeout",
+                Tags.empty(), "table", tables, PurgedTable::table);
+        for (PurgedTable table : tables) {
+            batches.put(table, Timer.builder("orders.retention.batch").description("Each batch of the purge, those that gave up included")
+                    .tag("table", table.table()).register(metrics));
+        }
         this.work = work;
     }
 
@@ -89,17 +116,17 @@ public class RetentionJob {
     public RetentionRun run() {
         try (Connection connection = dataSource.getConnection()) {
             if (!lock(connection)) {
-                metrics.counter("orders.retention.runs", "outcome", "skipped").increment();
+                runs.increment(RunOutcome.SKIPPED);
                 return RetentionRun.SKIPPED;
             }
             // Let go of it however the run ends: a pooled connection that kept the lock would hold every run off.
             try (HeldLock held = () -> unlock(connection)) {
                 RetentionRun run = purgeAll(connection);
-                metrics.counter("orders.retention.runs", "outcome", "ran").increment();
+                runs.increment(RunOutcome.RAN);
                 return run;
             }
         } catch (SQLException e) {
-            metrics.counter("orders.retention.runs", "outcome", "failed").increment();
+            runs.increment(RunOutcome.FAILED);
             LOG.warnf("The purge of old rows stopped: %s (SQLState %s); the next run goes on", e.getMessage(), e.getSQLState());
             return RetentionRun.SKIPPED;
         }
@@ -138,15 +165,15 @@ public class RetentionJob {
                     throw e;
                 }
                 gaveUp.add(table.table());
-                metrics.counter("orders.retention.timeouts", "table", table.table()).increment();
+                timeouts.increment(table);
                 LOG.warnf("A batch of the purge of %s gave up after %s (%s); the table is purged again at the next run", table.table(),
                         config.batchLockTimeout(), e.getMessage());
                 return purged;
             } finally {
-                metrics.timer("orders.retention.batch", "table", table.table()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                batches.get(table).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
             purged += rows;
-            metrics.counter("orders.retention.purged", "table", table.table()).increment(rows);
+            purgedRows.increment(table, rows);
         } while (rows == config.batchSize() && !work.stopping());
         return purged;
     }

@@ -13,9 +13,12 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.orderflow.shared.Hashing;
+import io.orderflow.shared.metrics.Counters;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
@@ -24,6 +27,7 @@ import io.orderflow.shared.redis.RedisKeys;
 import io.orderflow.shared.redis.RedisScript;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -33,6 +37,7 @@ import io.vertx.mutiny.redis.client.Response;
  * is simply unknown to a caller and is never touched by their attempt. Each step is a span of its own
  * (orders.token.*), named for the script it runs, above the Redis call.
  */
+@Startup
 @ApplicationScoped
 public class OrderTokens {
 
@@ -48,14 +53,18 @@ public class OrderTokens {
     private final ReactiveRedisDataSource reactive;
     private final RedisKeys keys;
     private final TokenConfig config;
-    private final MeterRegistry metrics;
+    private final Counter issued;
+    private final Counter consumed;
+    private final Counters<TokenRejection> rejected;
 
     public OrderTokens(RedisDataSource redis, ReactiveRedisDataSource reactive, RedisKeys keys, TokenConfig config, MeterRegistry metrics) {
         this.redis = redis;
         this.reactive = reactive;
         this.keys = keys;
         this.config = config;
-        this.metrics = metrics;
+        this.issued = Counters.single(metrics, "orders.tokens.issued", "Order tokens issued");
+        this.consumed = Counters.single(metrics, "orders.tokens.consumed", "Order tokens used for an order");
+        this.rejected = Counters.of(metrics, "orders.tokens.rejected", "Order tokens refused, by why", Tags.empty(), "reason", TokenRejection.class);
     }
 
     /** Issues a token, without blocking: the API issues them on the event loop. */
@@ -68,12 +77,12 @@ public class OrderTokens {
         return ISSUE.run(reactive, List.of(outstandingKey(customer), tokenKey(customer, hash)), hash, config.ttl().toMillis(), config.maxOutstanding())
                 .map(answer -> {
                     if ("capped".equals(answer.get(0).toString())) {
-                        metrics.counter("orders.tokens.rejected", "reason", "too-many-outstanding").increment();
+                        rejected.increment(TokenRejection.TOO_MANY_OUTSTANDING);
                         throw new ProblemException(Problem.of(ProblemCode.TOO_MANY_TOKENS,
                                 "You hold " + config.maxOutstanding() + " unused order tokens; use one or wait until one expires."),
                                 Duration.ofMillis(answer.get(1).toLong()));
                     }
-                    metrics.counter("orders.tokens.issued").increment();
+                    issued.increment();
                     return new IssuedToken(token, Instant.ofEpochMilli(answer.get(1).toLong()), config.ttl().toSeconds());
                 });
     }
@@ -159,7 +168,7 @@ public class OrderTokens {
                 return claim;
             }
             if (System.nanoTime() >= deadline) {
-                metrics.counter("orders.tokens.rejected", "reason", "in-use").increment();
+                rejected.increment(TokenRejection.IN_USE);
                 throw new ProblemException(Problem.of(ProblemCode.ORDER_TOKEN_IN_USE, "Another request is creating an order with this token; retry shortly to get its result."),
                         Duration.ofMillis(Math.min(answer.get(1).toLong(), 1000)));
             }
@@ -188,7 +197,12 @@ public class OrderTokens {
     public void complete(TokenClaim claim, UUID orderId, String orderFingerprint, String answer) {
         COMPLETE.run(redis, List.of(tokenKey(claim.customer(), claim.tokenHash()), outstandingKey(claim.customer())),
                 claim.claimId(), orderId, orderFingerprint, config.ttl().toMillis(), claim.tokenHash(), answer);
-        metrics.counter("orders.tokens.consumed").increment();
+        consumed.increment();
+    }
+
+    /** Counts a token refused by the order it was sent with. */
+    public void countRejected(TokenRejection reason) {
+        rejected.increment(reason);
     }
 
     /** Gives a claimed token back after its request failed before an order existed. */

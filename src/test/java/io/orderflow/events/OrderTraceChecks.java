@@ -4,15 +4,14 @@ import static io.orderflow.support.Api.act;
 import static io.orderflow.support.Api.as;
 import static io.orderflow.support.Api.field;
 import static io.orderflow.support.Api.newOrder;
+import static io.orderflow.support.TraceIds.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -177,12 +176,6 @@ abstract class OrderTraceChecks {
             }
         }
         return false;
-    }
-
-    private static String hex(int bytes) {
-        byte[] random = new byte[bytes];
-        ThreadLocalRandom.current().nextBytes(random);
-        return HexFormat.of().formatHex(random);
     }
 
     private static int notificationsFor(String orderId) {

@@ -124,6 +124,14 @@ class KubernetesManifestsTest {
         assertThat(endpoint.at("/basicAuth/password/name").asText()).isEqualTo(APP + "-metrics");
     }
 
+    /** The alerts go to the Prometheus operator beside the monitor, labelled as the service is (MonitoringTest checks the rules themselves). */
+    @Test
+    void theAlertRulesAreAppliedBesideTheMonitor() {
+        JsonNode rule = manifests.one("PrometheusRule", APP);
+        assertThat(rule.at("/metadata/labels/app.kubernetes.io~1name").asText()).isEqualTo(APP);
+        assertThat(rule.at("/spec/groups/0/rules").size()).as("rules").isPositive();
+    }
+
     @Test
     void theSchemaIsMigratedByAJobTheInstancesWaitFor() {
         JsonNode migrator = manifests.container("Job", Manifests.MIGRATION_JOB);

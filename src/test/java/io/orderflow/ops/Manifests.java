@@ -16,13 +16,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 /**
- * The Kubernetes manifests the build wrote (quarkus-kubernetes) and the ServiceMonitor applied beside them,
+ * The Kubernetes manifests the build wrote (quarkus-kubernetes) and the ServiceMonitor and PrometheusRule applied beside them,
  * read as {@code kubectl apply} would take them.
  */
 final class Manifests {
 
     static final Path FILE = Path.of(System.getProperty("kubernetes.manifests", "target/kubernetes/kubernetes.yml"));
     static final Path SERVICE_MONITOR = Path.of("ops/kubernetes/service-monitor.yml");
+    static final Path PROMETHEUS_RULE = Path.of("ops/kubernetes/prometheus-rule.yml");
     static final String APP = "order-workflow-engine";
     static final String MIGRATION_JOB = APP + "-flyway-init";
 
@@ -35,7 +36,7 @@ final class Manifests {
     static Manifests read() {
         List<JsonNode> resources = new ArrayList<>();
         YAMLFactory yaml = new YAMLFactory();
-        for (Path file : List.of(FILE, SERVICE_MONITOR)) {
+        for (Path file : List.of(FILE, SERVICE_MONITOR, PROMETHEUS_RULE)) {
             try (YAMLParser parser = yaml.createParser(file.toFile())) {
                 new ObjectMapper(yaml).readValues(parser, JsonNode.class).forEachRemaining(resources::add);
             } catch (IOException e) {
@@ -49,7 +50,7 @@ final class Manifests {
     JsonNode one(String kind, String name) {
         List<JsonNode> found = resources.stream()
                 .filter(resource -> resource.get("kind").asText().equals(kind) && resource.at("/metadata/name").asText().equals(name)).toList();
-        assertThat(found).as(kind + " " + name + " in " + FILE + " and " + SERVICE_MONITOR).hasSize(1);
+        assertThat(found).as(kind + " " + name + " in " + FILE + ", " + SERVICE_MONITOR + " and " + PROMETHEUS_RULE).hasSize(1);
         return found.get(0);
     }
 

@@ -13,4 +13,14 @@ public final class Metrics {
     public static Response scrape() {
         return given().auth().preemptive().basic("ops", "ops").get("/q/metrics");
     }
+
+    /**
+     * The value of one series, named as the scrape prints it ({@code orders_payments_total{outcome="charged"}}, labels in
+     * alphabetical order); every documented series is there from the start, so a missing one fails.
+     */
+    public static double value(String series) {
+        return scrape().then().statusCode(200).extract().asString().lines().filter(line -> line.startsWith(series + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1))).findFirst()
+                .orElseThrow(() -> new AssertionError("No series " + series + " in /q/metrics"));
+    }
 }

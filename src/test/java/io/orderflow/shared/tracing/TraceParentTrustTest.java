@@ -1,16 +1,15 @@
 package io.orderflow.shared.tracing;
 
 import static io.orderflow.support.Api.as;
+import static io.orderflow.support.TraceIds.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URL;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.inject.Inject;
 
@@ -56,11 +55,5 @@ class TraceParentTrustTest {
         assertThat(exported).as("spans of the untrusted client's trace").noneMatch(span -> span.getTraceId().equals(untrustedTrace));
         System.out.println("[attack] traceparent from 127.0.0.2: 0 spans recorded in its trace; from 127.0.0.1: "
                 + exported.stream().filter(span -> span.getTraceId().equals(trustedTrace)).count() + " spans recorded in its trace");
-    }
-
-    private static String hex(int bytes) {
-        byte[] random = new byte[bytes];
-        ThreadLocalRandom.current().nextBytes(random);
-        return HexFormat.of().formatHex(random);
     }
 }
