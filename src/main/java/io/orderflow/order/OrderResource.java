@@ -151,15 +151,28 @@ public class OrderResource {
     }
 
     @GET
-    @Operation(operationId = "listOrders", summary = "Your orders (staff: all), newest first")
+    @Operation(operationId = "listOrders", summary = "Your orders (staff: all, or those of a customer, a number or a time), newest first",
+            description = "The filters combine: an order is listed when it passes every one given. The next page is asked for with "
+                    + "the same filters and after set to the previous page's next.")
     @APIResponse(responseCode = "200", description = "One page; next is the cursor of the following page, null at the end",
             content = @Content(schema = @Schema(implementation = OrderPage.class)))
-    @APIResponse(responseCode = "400", description = "`validation-failed`: an unknown status, limit not 1 to 100, or after not a cursor")
+    @APIResponse(responseCode = "400", description = "`validation-failed`, naming the parameter: an unknown status, limit not 1 to 100, "
+            + "after not a cursor, customer not a user name, orderNumber not a whole number, createdFrom or createdTo not an ISO-8601 "
+            + "instant, createdTo not later than createdFrom")
+    @APIResponse(responseCode = "403", description = "`forbidden`: a customer named another customer; a customer's list is always their own")
     public OrderPage list(
             @Parameter(description = "Only orders in this state", schema = @Schema(implementation = OrderStatus.class)) @RestQuery String status,
+            @Parameter(description = "Only the orders of this customer (a user name). Staff may name anyone; a customer only themselves",
+                    schema = @Schema(type = SchemaType.STRING, maxLength = 255)) @RestQuery String customer,
+            @Parameter(description = "Only the order with this number, as people see it (orderNumber)",
+                    schema = @Schema(type = SchemaType.INTEGER, format = "int64", minimum = "1")) @RestQuery String orderNumber,
+            @Parameter(description = "Only orders created at or after this instant (ISO-8601, e.g. 2026-01-31T00:00:00Z)",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @RestQuery String createdFrom,
+            @Parameter(description = "Only orders created before this instant (ISO-8601)",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time")) @RestQuery String createdTo,
             @Parameter(description = "Page size, 1 to 100 (default 20)",
                     schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "100")) @RestQuery String limit,
             @Parameter(description = "The next cursor of the previous page") @RestQuery String after) {
-        return orders.list(Caller.of(identity), status, limit, after);
+        return orders.list(Caller.of(identity), new OrderQuery(status, customer, orderNumber, createdFrom, createdTo), limit, after);
     }
 }

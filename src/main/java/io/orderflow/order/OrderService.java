@@ -17,9 +17,7 @@ import io.orderflow.catalog.StockPrecheck;
 import io.orderflow.customer.ShippingAddress;
 import io.orderflow.idempotency.IdempotencyRecords;
 import io.orderflow.idempotency.PendingKeyClaim;
-import io.orderflow.lifecycle.OrderStatus;
 import io.orderflow.shared.http.Paging;
-import io.orderflow.shared.http.QueryParameters;
 import io.orderflow.shared.http.WorkerThreads;
 import io.orderflow.shared.logging.BusinessEvent;
 import io.orderflow.shared.metrics.Counters;
@@ -134,8 +132,9 @@ public class OrderService {
         return parseId(id).flatMap(uuid -> store.find(uuid, caller)).orElseThrow(OrderService::notFound);
     }
 
-    public OrderPage list(Caller caller, String status, String limit, String after) {
-        OrderStatus filter = status == null || status.isEmpty() ? null : parseStatus(status);
+    /** The orders the caller may see that pass the query's filters, newest first, a page of {@code limit} after the cursor. */
+    public OrderPage list(Caller caller, OrderQuery query, String limit, String after) {
+        OrderQuery.Filter filter = query.filterFor(caller);
         int size = Paging.limit(limit);
         UUID cursor = Paging.after(after, UUID::fromString);
         List<OrderView> page = store.list(caller, filter, cursor, size + 1);
@@ -265,14 +264,6 @@ public class OrderService {
             return Optional.of(UUID.fromString(id));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
-        }
-    }
-
-    private static OrderStatus parseStatus(String status) {
-        try {
-            return OrderStatus.fromWireName(status);
-        } catch (IllegalArgumentException e) {
-            throw QueryParameters.invalid("status", "must be one of created, paid, shipped, delivered, cancelled");
         }
     }
 

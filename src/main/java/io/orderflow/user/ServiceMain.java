@@ -5,28 +5,35 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
+import io.quarkus.arc.All;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
  * The packaged app's entry point. Without arguments it serves as it always has; with a command
- * ({@value AddUserCommand#NAME}) it runs that command against the configured database and exits,
- * without opening the HTTP port or running the scheduled jobs.
+ * ({@link UserCommand}: add-user, list-users, disable-user, reset-password) it runs that command against the
+ * configured database and exits, without opening the HTTP port or running the scheduled jobs.
  */
 @QuarkusMain
 public class ServiceMain implements QuarkusApplication {
 
-    /** Read when Quarkus starts, so they are set before it does, and only for a command's run. */
+    /**
+     * Read when Quarkus starts, so they are set before it does, and only for a command's run. A command serves no
+     * one, so the shutdown delay (quarkus.shutdown.delay, time for load balancers to stop sending requests) would only
+     * keep the operator waiting after the answer.
+     */
     private static final Map<String, String> COMMAND_MODE = Map.of(
             "quarkus.http.host-enabled", "false",
-            "quarkus.scheduler.enabled", "false");
+            "quarkus.scheduler.enabled", "false",
+            "quarkus.shutdown.delay", "0S");
 
-    private final AddUserCommand addUser;
+    private final List<UserCommand> commands;
 
-    public ServiceMain(AddUserCommand addUser) {
-        this.addUser = addUser;
+    public ServiceMain(@All List<UserCommand> commands) {
+        this.commands = commands;
     }
 
     public static void main(String... args) {
@@ -54,10 +61,13 @@ public class ServiceMain implements QuarkusApplication {
 
     /** Runs the command the first argument names with the rest; returns the process's exit code. */
     int command(List<String> args, InputStream in, PrintStream out, PrintStream err) {
-        if (!args.get(0).equals(AddUserCommand.NAME)) {
-            err.println("Unknown command " + args.get(0) + ". " + AddUserCommand.USAGE);
-            return AddUserCommand.INVALID;
+        for (UserCommand command : commands) {
+            if (command.name().equals(args.get(0))) {
+                return command.run(args.subList(1, args.size()), in, out, err);
+            }
         }
-        return addUser.run(args.subList(1, args.size()), in, out, err);
+        err.println("Unknown command " + args.get(0) + ". The commands:");
+        err.println(commands.stream().map(UserCommand::usage).sorted().collect(Collectors.joining(System.lineSeparator())));
+        return UserCommand.INVALID;
     }
 }

@@ -3,10 +3,7 @@ package io.orderflow.user;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.PersistenceException;
 
-import org.hibernate.Session;
-import org.hibernate.SessionFactory;
 import org.jboss.logging.Logger;
 
 import io.orderflow.shared.security.SignInOrder;
@@ -22,15 +19,14 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Checks a user name and password against the users table, in place of quarkus-security-jpa's
- * provider (which still serves signed-in sessions), for two reasons:
+ * provider (as {@link SessionUsers} does for signed-in sessions), for these reasons:
  * <ul>
  * <li>A wrong password costs the same for every name, so time tells no name apart: an unknown name is
  * checked against a dummy hash at {@code orders.users.bcrypt-cost}, the cost a new account gets; a wrong
  * password for an account hashed at a lower cost (the demo users' 4) is padded with that same check; and
  * an account hashed at a higher cost is hashed again at the configured one at its next right sign-in.</li>
- * <li>A user store that cannot answer (PostgreSQL restarting or failing over) is
- * {@link UserStoreUnavailableException} (503), not a wrong password (401) that throttling would
- * count against the user.</li>
+ * <li>A disabled user is refused as an unknown name is, at the same cost.</li>
+ * <li>A user store that cannot answer is 503, not a wrong password ({@link UserRows}).</li>
  * </ul>
  */
 @ApplicationScoped
@@ -40,14 +36,14 @@ class StoredPasswords implements IdentityProvider<UsernamePasswordAuthentication
     /** Where the cost sits in a bcrypt hash in Modular Crypt Format: {@code $2a$NN$...}. */
     private static final int COST_AT = 4;
 
-    private final SessionFactory sessions;
+    private final UserRows rows;
     private final UserAccounts accounts;
     private final UserConfig config;
     /** A hash at the configured cost of a password nobody has: what an unknown name, and a cheap account's wrong password, are checked against. */
     private final String dummyHash;
 
-    public StoredPasswords(SessionFactory sessions, UserAccounts accounts, UserConfig config) {
-        this.sessions = sessions;
+    public StoredPasswords(UserRows rows, UserAccounts accounts, UserConfig config) {
+        this.rows = rows;
         this.accounts = accounts;
         this.config = config;
         this.dummyHash = BcryptUtil.bcryptHash(UUID.randomUUID().toString(), config.bcryptCost());
@@ -69,13 +65,11 @@ class StoredPasswords implements IdentityProvider<UsernamePasswordAuthentication
     }
 
     private SecurityIdentity check(UsernamePasswordAuthenticationRequest request) {
-        User user;
-        try (Session session = sessions.openSession()) {
-            session.setDefaultReadOnly(true);
-            user = session.find(User.class, request.getUsername());
-        } catch (PersistenceException e) {
-            LOG.warnf("Sign-in not checked: the user store failed: %s", e.toString());
-            throw new UserStoreUnavailableException();
+        User user = rows.find(request.getUsername());
+        if (user != null && user.disabledAt != null) {
+            // Checked as an unknown name is, against the dummy hash: neither the answer nor its time tells a disabled
+            // user's right password from a wrong one, or the user from a name nobody has.
+            user = null;
         }
         // The check quarkus-security-jpa makes: a wrong password of any shape is AuthenticationFailedException.
         QuarkusSecurityIdentity.Builder identity;

@@ -16,16 +16,16 @@ import io.smallrye.mutiny.Uni;
  * her name, or one of its own that happens to be called so) would act on the orders of this service's
  * own alice. Such a token is refused as a wrong credential. Where the tokens are the service's own
  * (dev, test and the demo sign them for their seeded users: {@code orders.users.tokens-may-name-users}),
- * a subject may name a user.
+ * a subject may name a user, unless that user is disabled.
  */
 @ApplicationScoped
 class TokenSubjectsApart implements SecurityIdentityAugmentor {
 
-    private final UserAccounts accounts;
+    private final UserRows rows;
     private final boolean tokensMayNameUsers;
 
-    TokenSubjectsApart(UserAccounts accounts, UserConfig config) {
-        this.accounts = accounts;
+    TokenSubjectsApart(UserRows rows, UserConfig config) {
+        this.rows = rows;
         this.tokensMayNameUsers = config.tokensMayNameUsers();
     }
 
@@ -37,13 +37,18 @@ class TokenSubjectsApart implements SecurityIdentityAugmentor {
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        if (tokensMayNameUsers || !(identity.getPrincipal() instanceof JsonWebToken)) {
+        // A subject no user can have (a NUL byte, say, would fail PostgreSQL's query) names no user.
+        if (!(identity.getPrincipal() instanceof JsonWebToken) || !UserAccounts.NAME.matcher(identity.getPrincipal().getName()).matches()) {
             return Uni.createFrom().item(identity);
         }
         String subject = identity.getPrincipal().getName();
         return context.runBlocking(() -> {
-            if (accounts.exists(subject)) {
+            User user = rows.find(subject);
+            if (user != null && !tokensMayNameUsers) {
                 throw TokenRefusals.subjectRefused("its subject (sub) is the name of a user who signs in with a password");
+            }
+            if (user != null && user.disabledAt != null) {
+                throw TokenRefusals.subjectRefused("its subject (sub) is a user who is disabled");
             }
             return identity;
         });

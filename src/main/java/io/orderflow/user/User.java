@@ -18,8 +18,9 @@ import io.quarkus.security.jpa.Username;
 
 /**
  * A user who may sign in, as quarkus-security-jpa reads it for HTTP Basic and the login form.
- * Read-only to Hibernate: users are added by {@link UserAccounts} with one INSERT that refuses a
- * name already taken.
+ * Read-only to Hibernate: users are added, disabled and given passwords by {@link UserAccounts}'s
+ * statements (one INSERT refuses a name already taken). A disabled user stays, so that no one else
+ * takes the name of their orders.
  */
 @Entity
 @Immutable
@@ -44,4 +45,8 @@ public class User extends PanacheEntityBase {
 
     @Column(name = "created_at")
     public Instant createdAt;
+
+    /** When the user was disabled; null while the user may sign in. */
+    @Column(name = "disabled_at")
+    public Instant disabledAt;
 }

@@ -1,19 +1,31 @@
 package io.orderflow.user;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.orderflow.shared.security.Caller;
 import io.quarkus.elytron.security.common.BcryptUtil;
+import io.quarkus.panache.common.Sort;
 
-/** Adds users to the users table, their passwords hashed with bcrypt at the configured cost. */
+/** The users table: adds, lists and disables users, and sets their passwords, hashed with bcrypt at the configured cost. */
 @ApplicationScoped
 class UserAccounts {
+
+    /** What disabling a user did. */
+    enum Disabling {
+        DISABLED, ALREADY_DISABLED, NO_SUCH_USER
+    }
+
+    /** A user's sign-ins changed for good (disabled, a new password): whatever was verified for the name no longer holds. */
+    record CredentialsChanged(String name) {
+    }
 
     public static final Set<String> ROLES = Set.of("customer", Caller.STAFF, Caller.METRICS);
     /** The same rule as the table's constraint: lower case, no braces (names sit in Redis hash tags). */
@@ -21,13 +33,17 @@ class UserAccounts {
     /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
     static final int MAX_PASSWORD_BYTES = 72;
     private static final String REHASH = "UPDATE users SET password = ?1 WHERE name = ?2 AND password = ?3";
+    private static final String DISABLE = "UPDATE users SET disabled_at = now() WHERE name = ?1 AND disabled_at IS NULL";
+    private static final String SET_PASSWORD = "UPDATE users SET password = ?1 WHERE name = ?2";
 
     private final EntityManager entityManager;
     private final UserConfig config;
+    private final Event<CredentialsChanged> changes;
 
-    public UserAccounts(EntityManager entityManager, UserConfig config) {
+    public UserAccounts(EntityManager entityManager, UserConfig config, Event<CredentialsChanged> changes) {
         this.entityManager = entityManager;
         this.config = config;
+        this.changes = changes;
     }
 
     /**
@@ -38,12 +54,7 @@ class UserAccounts {
     @Transactional
     public boolean add(String name, String role, String password) {
         checkNameAndRole(name, role);
-        if (password.length() < config.minPasswordLength()) {
-            throw new IllegalArgumentException("the password must have at least " + config.minPasswordLength() + " characters");
-        }
-        if (password.getBytes(StandardCharsets.UTF_8).length > MAX_PASSWORD_BYTES) {
-            throw new IllegalArgumentException("the password must fit in " + MAX_PASSWORD_BYTES + " bytes of UTF-8, all bcrypt reads");
-        }
+        checkPassword(password);
         return entityManager.createNativeQuery("INSERT INTO users (name, password, role) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO NOTHING")
                 .setParameter(1, name)
                 .setParameter(2, BcryptUtil.bcryptHash(password, config.bcryptCost()))
@@ -74,10 +85,46 @@ class UserAccounts {
                 .setParameter(2, name).setParameter(3, stored).executeUpdate() == 1;
     }
 
-    /** Whether a user of that name signs in with a password: to say so before anyone types one ({@link #add} decides), and to keep token subjects apart. */
+    /** Whether a user of that name exists, disabled or not: to say so before anyone types a password ({@link #add} decides). */
     @Transactional
     public boolean exists(String name) {
         return User.findById(name) != null;
+    }
+
+    /** Every user, disabled ones too, by name. */
+    @Transactional
+    public List<User> all() {
+        return User.listAll(Sort.by("name"));
+    }
+
+    /**
+     * Disables a user for good: no password, session or bearer token of theirs is taken any longer. The user stays,
+     * with the orders and tokens under the name, which no one else can take.
+     */
+    @Transactional
+    public Disabling disable(String name) {
+        if (entityManager.createNativeQuery(DISABLE).setParameter(1, name).executeUpdate() == 1) {
+            changes.fire(new CredentialsChanged(name));
+            return Disabling.DISABLED;
+        }
+        return exists(name) ? Disabling.ALREADY_DISABLED : Disabling.NO_SUCH_USER;
+    }
+
+    /**
+     * Gives a user a new password, hashed at the configured cost; false when there is no such user. A disabled user
+     * stays disabled.
+     *
+     * @throws IllegalArgumentException naming what is wrong with the password
+     */
+    @Transactional
+    public boolean resetPassword(String name, String password) {
+        checkPassword(password);
+        if (entityManager.createNativeQuery(SET_PASSWORD).setParameter(1, BcryptUtil.bcryptHash(password, config.bcryptCost()))
+                .setParameter(2, name).executeUpdate() == 0) {
+            return false;
+        }
+        changes.fire(new CredentialsChanged(name));
+        return true;
     }
 
     /**
@@ -86,12 +133,30 @@ class UserAccounts {
      * @throws IllegalArgumentException naming what is wrong
      */
     public void checkNameAndRole(String name, String role) {
+        checkName(name);
+        if (!ROLES.contains(role)) {
+            throw new IllegalArgumentException("the role must be customer, staff or metrics");
+        }
+    }
+
+    /**
+     * Checks a name a user could have, before the user store is asked about it.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public static void checkName(String name) {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("the name must be 1 to 64 lower-case letters, digits, '.', '_', '@' or '-',"
                     + " starting with a letter or digit");
         }
-        if (!ROLES.contains(role)) {
-            throw new IllegalArgumentException("the role must be customer, staff or metrics");
+    }
+
+    private void checkPassword(String password) {
+        if (password.length() < config.minPasswordLength()) {
+            throw new IllegalArgumentException("the password must have at least " + config.minPasswordLength() + " characters");
+        }
+        if (password.getBytes(StandardCharsets.UTF_8).length > MAX_PASSWORD_BYTES) {
+            throw new IllegalArgumentException("the password must fit in " + MAX_PASSWORD_BYTES + " bytes of UTF-8, all bcrypt reads");
         }
     }
 }

@@ -28,7 +28,7 @@ public interface UserConfig {
 
     /**
      * How long a password verified for a user is taken as verified again without its bcrypt hash:
-     * HTTP Basic sends it with every request. A password changed or a user removed in the database
+     * HTTP Basic sends it with every request. A password changed or a user disabled or removed in the database
      * stops working on an instance that verified it at most this long after; 0S checks every time.
      */
     @WithDefault("60S")

@@ -10,6 +10,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -31,7 +33,8 @@ import io.vertx.ext.web.RoutingContext;
  * the password with every request, costs one bcrypt check and one user lookup per user and period
  * instead of per request. Only a password that signed in is remembered, under an HMAC with a key
  * drawn at start (never the password itself); a wrong one always goes to the user store (and to
- * sign-in throttling, which runs before this).
+ * sign-in throttling, which runs before this). A user disabled or given a new password on this instance
+ * is forgotten at once; on the others within {@code orders.users.verified-for}.
  */
 @ApplicationScoped
 public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthenticationRequest>, SignInListener {
@@ -94,6 +97,11 @@ public class VerifiedPasswords implements IdentityProvider<UsernamePasswordAuthe
         if (http.get(PENDING) instanceof String fingerprint) {
             verified.put(fingerprint, new Verified(identity.getPrincipal().getName(), Set.copyOf(identity.getRoles())));
         }
+    }
+
+    /** Forgets what was verified for a user disabled or given a new password by this instance, once that is committed. */
+    void forget(@Observes(during = TransactionPhase.AFTER_SUCCESS) UserAccounts.CredentialsChanged changed) {
+        verified.asMap().values().removeIf(known -> known.name().equals(changed.name()));
     }
 
     private String fingerprint(String name, char[] password) {

@@ -13,6 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestQuery;
 
 import io.orderflow.order.OrderPage;
+import io.orderflow.order.OrderQuery;
 import io.orderflow.order.OrderService;
 import io.orderflow.shared.problem.ProblemException;
 import io.orderflow.shared.security.Caller;
@@ -44,9 +45,9 @@ public class MyOrdersPage {
     public Response show(@RestQuery String after) {
         Caller caller = Caller.of(identity);
         try {
-            return page(200, orders.list(caller, null, null, after), null);
+            return page(200, orders.list(caller, OrderQuery.NONE, null, after), null);
         } catch (ProblemException notACursor) {
-            return page(400, orders.list(caller, null, null, null), text.get("orders_badLink"));
+            return page(400, orders.list(caller, OrderQuery.NONE, null, null), text.get("orders_badLink"));
         }
     }
 

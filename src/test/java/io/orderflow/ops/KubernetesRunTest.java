@@ -17,6 +17,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -104,6 +106,31 @@ class KubernetesRunTest {
             addUser.destroyForcibly();
         }
         assertThat(addUser.exitValue()).as("its exit code").isZero();
+        // A command serves no one: it stops without the service's shutdown delay (5 s), right after its answer.
+        assertThat(runTime("add-user")).as("from its start to its stop, as logged").isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    @Order(4)
+    void theOperatorDisablesTheCustomerAndListsTheUsers() throws Exception {
+        Process disable = start("disable-user", manifests.container("Deployment", Manifests.APP), ReservedPorts.next(), "disable-user", USER);
+        Process list;
+        try {
+            assertThat(disable.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS)).as("disable-user exited").isTrue();
+            assertThat(disable.exitValue()).as("its exit code").isZero();
+            list = start("list-users", manifests.container("Deployment", Manifests.APP), ReservedPorts.next(), "list-users");
+        } finally {
+            disable.destroyForcibly();
+        }
+        try {
+            assertThat(list.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS)).as("list-users exited").isTrue();
+        } finally {
+            list.destroyForcibly();
+        }
+        assertThat(list.exitValue()).as("its exit code").isZero();
+        assertThat(Files.readAllLines(workDir.resolve("list-users.log"))).filteredOn(line -> line.startsWith(USER + " "))
+                .singleElement().satisfies(line -> assertThat(line).contains(" customer ").doesNotEndWith(" -"));
+        assertThat(runTime("disable-user")).isLessThan(Duration.ofSeconds(2));
     }
 
     @Test
@@ -189,15 +216,31 @@ class KubernetesRunTest {
         }
     }
 
+    /** From the process's "started in" log line to its "stopped in" one: the command's run and its stop. */
+    private static Duration runTime(String name) throws IOException {
+        // Its own answer sits among the log's JSON lines.
+        List<JsonNode> lines = Files.readAllLines(workDir.resolve(name + ".log")).stream().filter(line -> line.startsWith("{"))
+                .map(KubernetesRunTest::jsonLine).toList();
+        return Duration.between(loggedAt(lines, "started in"), loggedAt(lines, "stopped in"));
+    }
+
+    private static Instant loggedAt(List<JsonNode> lines, String message) {
+        return lines.stream().filter(line -> line.get("message").asText().contains(message)).findFirst()
+                .map(line -> OffsetDateTime.parse(line.get("timestamp").asText()).toInstant())
+                .orElseThrow(() -> new AssertionError("No log line says " + message + ": " + lines));
+    }
+
     /** Every line the process logged, each of which must be a JSON object. */
     private static List<JsonNode> jsonLines(String name) throws IOException {
-        return Files.readAllLines(workDir.resolve(name + ".log")).stream().map(line -> {
-            try {
-                return JSON.readTree(line);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Not a JSON line: " + line, e);
-            }
-        }).toList();
+        return Files.readAllLines(workDir.resolve(name + ".log")).stream().map(KubernetesRunTest::jsonLine).toList();
+    }
+
+    private static JsonNode jsonLine(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Not a JSON line: " + line, e);
+        }
     }
 
     private static long number(String sql) throws SQLException {

@@ -82,7 +82,8 @@ final class BadRequests {
      * The query parameters of each API path that has any, as the API document declares them
      * (GeneratedBadInputTest checks that none is missing).
      */
-    static final Map<String, List<String>> QUERY_PARAMETERS = Map.of("/orders", List.of("status", "limit", "after"),
+    static final Map<String, List<String>> QUERY_PARAMETERS = Map.of("/orders",
+            List.of("status", "customer", "orderNumber", "createdFrom", "createdTo", "limit", "after"),
             "/products", List.of("limit", "after"), "/sandbox/payments/charges", List.of("since", "until", "after", "limit"),
             "/sandbox/ledger", List.of("orderId"));
 
@@ -530,7 +531,13 @@ final class BadRequests {
                 return cursor(pick(targets.aliceOrders().get(0), targets.bobsOrder(), "ABC-1", targets.product()));
             case "since":
             case "until":
+            case "createdFrom":
+            case "createdTo":
                 return pick(INSTANTS);
+            case "customer":
+                return pick(USERS);
+            case "orderNumber":
+                return pick("100001", "100002", "1", "9223372036854775807");
             case "orderId":
                 return pick(targets.aliceOrders().get(0), targets.bobsOrder());
             default:
@@ -550,7 +557,11 @@ final class BadRequests {
                         "9223372036854775808");
             case "since":
             case "until":
+            case "createdFrom":
+            case "createdTo":
                 return chance(80) ? pick(ODD_INSTANTS) : junkText();
+            case "orderNumber":
+                return pick("0", "-1", "1.5", "1e5", "", "+5", "#100001", "\uff11\uff10\uff10", "9223372036854775808", "100001 ", "null");
             default:
                 return junkText();
         }

@@ -10,10 +10,6 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.Arrays;
@@ -113,9 +109,37 @@ class SignInTest {
         given().auth().preemptive().basic(name, "wrong").get("/orders").then().statusCode(401);
     }
 
+    /** A disabled user's right password is checked as an unknown name is: its time tells neither the user nor the password. */
+    @Test
+    void aDisabledUsersRightPasswordTakesAsLongAsAnUnknownName() {
+        String name = "dora-" + UUID.randomUUID().toString().substring(0, 8);
+        Users.add(name, "customer");
+        Orders.execute("UPDATE users SET disabled_at = now() WHERE name = '" + name + "'");
+        for (int i = 0; i < 10; i++) {
+            timeOfRefused(name, name);
+            timeOfWrongPassword("nosuch");
+        }
+        long[] disabled = new long[20];
+        long[] unknown = new long[20];
+        for (int i = 0; i < 20; i++) {
+            disabled[i] = timeOfRefused(name, name);
+            unknown[i] = timeOfWrongPassword("nosuch");
+        }
+        double disabledMedian = median(disabled);
+        double unknownMedian = median(unknown);
+        // The disabled user's own hash has bcrypt's lowest cost: checked against it, the refusal would take a tenth as long.
+        assertThat(Math.abs(disabledMedian - unknownMedian) / Math.max(disabledMedian, unknownMedian))
+                .as("medians: %s:%s (disabled) %.1f ms, nosuch:wrong %.1f ms", name, name, disabledMedian / 1e6, unknownMedian / 1e6)
+                .isLessThan(0.3);
+    }
+
     private static long timeOfWrongPassword(String user) {
+        return timeOfRefused(user, "wrong");
+    }
+
+    private static long timeOfRefused(String user, String password) {
         long start = System.nanoTime();
-        given().auth().preemptive().basic(user, "wrong").get("/orders").then().statusCode(401);
+        given().auth().preemptive().basic(user, password).get("/orders").then().statusCode(401);
         return System.nanoTime() - start;
     }
 
@@ -159,7 +183,7 @@ class SignInTest {
     void aUserAddedByTheCommandSignsInWithBasicAndTheForm() {
         String name = "carol-" + UUID.randomUUID().toString().substring(0, 8);
         String password = "carol's long password";
-        Run added = run(password + "\n", name, "customer");
+        CommandRun added = run(password + "\n", name, "customer");
         assertThat(added.exitCode()).as(added.err()).isEqualTo(AddUserCommand.ADDED);
         assertThat(added.out()).contains("User " + name + " added with role customer.");
         assertThat(Orders.value("SELECT password FROM users WHERE name = ?", name)).startsWith("$2a$10$").doesNotContain(password);
@@ -178,7 +202,7 @@ class SignInTest {
         assertThat(run("dave's first password\n", name, "staff").exitCode()).isEqualTo(AddUserCommand.ADDED);
         String stored = Orders.value("SELECT password FROM users WHERE name = ?", name);
 
-        Run taken = run("dave's other password\n", name, "customer");
+        CommandRun taken = run("dave's other password\n", name, "customer");
         assertThat(taken.exitCode()).isEqualTo(AddUserCommand.NAME_TAKEN);
         assertThat(taken.err()).contains("User " + name + " already exists; nothing changed.");
         assertThat(Orders.value("SELECT password || ' ' || role FROM users WHERE name = ?", name)).isEqualTo(stored + " staff");
@@ -201,19 +225,12 @@ class SignInTest {
         as(name).get("/outbox/dead-letters").then().statusCode(200);
     }
 
-    private static void assertRefused(Run run, String message) {
+    private static void assertRefused(CommandRun run, String message) {
         assertThat(run.exitCode()).as(run.err()).isEqualTo(AddUserCommand.INVALID);
         assertThat(run.err()).contains(message);
     }
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private Run run(String stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exitCode = addUser.run(List.of(args), new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CommandRun run(String stdin, String... args) {
+        return CommandRun.of(addUser, stdin, args);
     }
 }

@@ -21,9 +21,9 @@ import io.orderflow.shared.problem.Problem;
  * resource repeats it: an error answer declared without content is a problem detail; a secured
  * operation may answer 401, and 429 when sign-ins are throttled, and one that changes state 403 when a
  * browser sent it for another site; any may be asked for a type it
- * does not answer in (406); a body may be refused as too large or of the wrong type; and any
- * operation may find a backing service down (503, nothing changed). Answers an operation declares
- * itself are left as they are.
+ * does not answer in (406); a body may be refused as too large or of the wrong type; any refuses a
+ * query parameter it does not take (400); and any operation may find a backing service down (503,
+ * nothing changed). Answers an operation declares itself are left as they are, or completed.
  */
 public class CommonAnswers implements OASFilter {
 
@@ -52,6 +52,7 @@ public class CommonAnswers implements OASFilter {
             addIfAbsent(responses, "413", "`payload-too-large`: the body is over 1 MiB", null);
             addIfAbsent(responses, "415", "`unsupported-media-type`: a multipart body, or a body that is not application/json", null);
         }
+        addOrAppend(responses, "400", "`validation-failed`: a query parameter this operation does not take (errors names it)", null);
         addIfAbsent(responses, "406", "`not-acceptable`: the Accept header allows no type this operation answers in", null);
         addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering; retry after Retry-After, a change "
                 + "with the same order token or Idempotency-Key, which makes it take effect once", Map.of("Retry-After", retryAfter()));

@@ -84,23 +84,36 @@ public class ProblemMappers {
     /** API clients are asked for HTTP Basic credentials; a browser on a web page is sent to the sign-in form. */
     @ServerExceptionMapper
     public Response unauthenticated(UnauthorizedException e, SimpleResourceInfo resource, HttpServerRequest request) {
-        if (resource != null && resource.getResourceClass().isAnnotationPresent(FormAuthentication.class)) {
-            Response.ResponseBuilder signIn = Response.status(Response.Status.FOUND).location(URI.create(loginPage));
-            if (request != null && request.method() == HttpMethod.GET) {
-                // Where to return after signing in, as Quarkus's form authentication keeps it (and checks it is this host's).
-                signIn.cookie(new NewCookie.Builder(locationCookie).value(request.absoluteURI()).path("/").httpOnly(true)
-                        .sameSite(NewCookie.SameSite.STRICT).secure(request.isSSL() || "https".equals(request.scheme())).build());
-            }
-            return signIn.build();
-        }
-        return unauthorized();
+        return isPage(resource) ? signIn(request) : unauthorized();
     }
 
-    /** Wrong credentials: the sign-in form goes back to its page with an error; API clients get 401. */
+    /** Whether the request was matched to a page; credentials are refused before a request is matched, too. */
+    private static boolean isPage(SimpleResourceInfo resource) {
+        return resource != null && resource.getResourceClass() != null && resource.getResourceClass().isAnnotationPresent(FormAuthentication.class);
+    }
+
+    /** The sign-in form, and a way back to the page asked for. */
+    private Response signIn(HttpServerRequest request) {
+        Response.ResponseBuilder signIn = Response.status(Response.Status.FOUND).location(URI.create(loginPage));
+        if (request != null && request.method() == HttpMethod.GET) {
+            // Where to return after signing in, as Quarkus's form authentication keeps it (and checks it is this host's).
+            signIn.cookie(new NewCookie.Builder(locationCookie).value(request.absoluteURI()).path("/").httpOnly(true)
+                    .sameSite(NewCookie.SameSite.STRICT).secure(request.isSSL() || "https".equals(request.scheme())).build());
+        }
+        return signIn.build();
+    }
+
+    /**
+     * Wrong credentials: the sign-in form goes back to its page with an error; a page whose session no longer stands
+     * (its user disabled) goes to the sign-in form; API clients get 401.
+     */
     @ServerExceptionMapper
-    public Response badCredentials(AuthenticationFailedException e, HttpServerRequest request) {
+    public Response badCredentials(AuthenticationFailedException e, SimpleResourceInfo resource, HttpServerRequest request) {
         if (request != null && "/j_security_check".equals(request.path())) {
             return Response.status(Response.Status.FOUND).location(URI.create(errorPage)).build();
+        }
+        if (isPage(resource)) {
+            return signIn(request);
         }
         String authorization = request == null ? null : request.getHeader(HttpHeaders.AUTHORIZATION);
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length())) {

@@ -134,6 +134,16 @@ class ApiDocumentTrafficTest {
         as("ops").queryParam("status", "delivered").queryParam("limit", 100).get("/orders").then().statusCode(200);
         wrongly("alice").queryParam("status", "created").queryParam("after", "not-a-cursor").get("/orders").then().statusCode(400);
         wrongly("alice").queryParam("limit", 0).get("/orders").then().statusCode(400);
+        // Staff find orders by customer, state and time, and by number; a customer naming another is refused.
+        as("ops").queryParam("customer", "alice").queryParam("status", "created").queryParam("createdFrom", "2026-01-01T00:00:00Z")
+                .queryParam("createdTo", "2100-01-01T00:00:00Z").get("/orders").then().statusCode(200);
+        long number = as("alice").get("/orders/{id}", id).then().statusCode(200).extract().jsonPath().getLong("orderNumber");
+        as("ops").queryParam("orderNumber", number).get("/orders").then().statusCode(200);
+        as("alice").queryParam("customer", "bob").get("/orders").then().statusCode(403);
+        wrongly("ops").queryParam("createdFrom", "yesterday").get("/orders").then().statusCode(400);
+        // A query parameter the call does not take.
+        wrongly("alice").queryParam("stauts", "paid").get("/orders").then().statusCode(400);
+        wrongly("alice").queryParam("x", "1").get("/orders/{id}", id).then().statusCode(400);
 
         wrongly("alice").post("/orders/{id}/pay", id).then().statusCode(400);
         String key = UUID.randomUUID().toString();
