@@ -300,7 +300,7 @@ class DeadlineTest {
 
     static double metric(String series) {
         String metrics = Metrics.scrape().then().statusCode(200).extract().asString();
-        Matcher value = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE).matcher(metrics);
+        Matcher value = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)(?: # .*)?$", Pattern.MULTILINE).matcher(metrics);
         return value.find() ? Double.parseDouble(value.group(1)) : 0;
     }
 }

@@ -106,7 +106,6 @@ class RefundOutageTest {
 
     /** orders_refunds_overdue as Prometheus scrapes it. */
     private static double overdueRefunds() {
-        return Metrics.scrape().asString().lines().filter(line -> line.startsWith("orders_refunds_overdue "))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1))).findFirst().orElseThrow();
+        return Metrics.value("orders_refunds_overdue");
     }
 }

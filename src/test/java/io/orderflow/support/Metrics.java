@@ -20,7 +20,16 @@ public final class Metrics {
      */
     public static double value(String series) {
         return scrape().then().statusCode(200).extract().asString().lines().filter(line -> line.startsWith(series + " "))
-                .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1))).findFirst()
+                .mapToDouble(line -> Double.parseDouble(withoutExemplar(line).substring(series.length() + 1).trim())).findFirst()
                 .orElseThrow(() -> new AssertionError("No series " + series + " in /q/metrics"));
+    }
+
+    /**
+     * A sample line without the exemplar a traced request leaves on it ({@code 3.0 # {span_id="...",trace_id="..."} 1.0 1796...}),
+     * which the scrape shows once a sampled trace has counted.
+     */
+    public static String withoutExemplar(String line) {
+        int exemplar = line.indexOf(" # ");
+        return exemplar < 0 ? line : line.substring(0, exemplar);
     }
 }

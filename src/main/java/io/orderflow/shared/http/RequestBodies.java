@@ -266,7 +266,11 @@ public class RequestBodies {
         }
     }
 
+    /** The length a Content-Length header declares; 0 without one (a chunked body) or with one that is no number. */
     private static long declaredLength(String header) {
+        if (header == null) {
+            return 0;
+        }
         try {
             return Long.parseLong(header.trim());
         } catch (NumberFormatException e) {
