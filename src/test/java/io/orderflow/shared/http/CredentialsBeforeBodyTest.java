@@ -113,12 +113,17 @@ class CredentialsBeforeBodyTest {
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + 3 * MIB + "\r\n\r\n";
         String wrongPassword = "POST /orders/token HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("writer:wrong")
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + MIB + "\r\n\r\n";
+        String chunked = "POST /orders HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("writer:writer")
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
         String staffOnly = "POST /products HTTP/1.1\r\nHost: " + app.getHost() + "\r\nAuthorization: " + basic("writer:writer")
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + MIB + "\r\n\r\n";
         for (int round = 1; round <= 3; round++) {
             assertThat(writtenWhole(tooLarge, 3 * MIB)).as("round %d", round).startsWith("HTTP/1.1 413").contains("\"code\":\"payload-too-large\"");
             assertThat(writtenWhole(wrongPassword, MIB)).as("round %d", round).startsWith("HTTP/1.1 401").contains("\"code\":\"unauthorized\"");
             assertThat(writtenWhole(staffOnly, MIB)).as("round %d", round).startsWith("HTTP/1.1 403").contains("\"code\":\"forbidden\"");
+            // Without a length the server learns the body is too large only by reading it; the answer still arrives, and the connection ends.
+            assertThat(writtenWhole(chunked, inChunks(3 * MIB))).as("round %d", round).startsWith("HTTP/1.1 413")
+                    .contains("\"code\":\"payload-too-large\"");
         }
     }
 
@@ -211,11 +216,22 @@ class CredentialsBeforeBodyTest {
 
     /** The request's headers and then all of its body, written before a byte of the answer is read; the answer, read to the connection's end. */
     private String writtenWhole(String head, int bodyLength) throws IOException {
+        return writtenWhole(head, " ".repeat(bodyLength));
+    }
+
+    /** A body of {@code length} spaces in HTTP/1.1's chunked coding, 64 KiB a chunk. */
+    private static String inChunks(int length) {
+        int chunk = 64 * 1024;
+        String chunkOfSpaces = Integer.toHexString(chunk) + "\r\n" + " ".repeat(chunk) + "\r\n";
+        return chunkOfSpaces.repeat(length / chunk) + "0\r\n\r\n";
+    }
+
+    private String writtenWhole(String head, String body) throws IOException {
         try (Socket socket = new Socket(app.getHost(), app.getPort())) {
             socket.setSoTimeout(15_000);
             OutputStream out = socket.getOutputStream();
             out.write(head.getBytes(StandardCharsets.US_ASCII));
-            out.write(" ".repeat(bodyLength).getBytes(StandardCharsets.US_ASCII));
+            out.write(body.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
