@@ -1,11 +1,9 @@
 package io.orderflow.web;
 
+import static io.orderflow.web.Chromium.press;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +15,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.orderflow.support.Orders;
 import io.orderflow.support.TestServers;
@@ -45,8 +39,6 @@ import io.quarkus.test.junit.QuarkusTest;
 @WithTestResource(TestServers.class)
 class AccessibleCheckoutTest {
 
-    private static final Path AXE = Path.of("ops", "a11y", "node_modules", "axe-core", "axe.min.js");
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int RELOADS = 30;
     private static final double MAX_BAR_HEIGHT = 64;
 
@@ -63,8 +55,7 @@ class AccessibleCheckoutTest {
     @ParameterizedTest(name = "{0} at {1} px")
     @CsvSource({ "en, 1280, 900", "en, 390, 844", "zh-CN, 1280, 900", "zh-CN, 390, 844" })
     void aNewCustomerOrdersToATypedAddressPaysAndCancelsAndEveryPageIsAccessible(String language, int width, int height) throws Exception {
-        assertThat(AXE).as("axe-core, installed by the build (npm ci in ops/a11y)").exists();
-        String axe = Files.readString(AXE);
+        Axe axe = Axe.load();
         Map<String, String> words = WORDS.get(language);
         String customer = "a11y-" + UUID.randomUUID().toString().substring(0, 8);
         Users.add(customer, "customer");
@@ -79,7 +70,7 @@ class AccessibleCheckoutTest {
             wait.until(ExpectedConditions.urlContains("/login"));
             assertThat(browser.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo(language);
             assertThat(((Number) ((JavascriptExecutor) browser).executeScript("return window.innerWidth;")).intValue()).isEqualTo(width);
-            violations.addAll(check(browser, axe, "sign-in"));
+            violations.addAll(axe.serious(browser, "sign-in"));
             browser.findElement(By.id("user")).sendKeys(customer);
             browser.findElement(By.id("password")).sendKeys(customer);
             press(browser.findElement(By.cssSelector("main button[type=submit]")));
@@ -92,7 +83,7 @@ class AccessibleCheckoutTest {
                 wait.until(ExpectedConditions.presenceOfElementLocated(By.name("token")));
             }
             assertThat(browser.findElement(By.name("token")).getAttribute("value")).isEqualTo(token);
-            violations.addAll(check(browser, axe, "checkout"));
+            violations.addAll(axe.serious(browser, "checkout"));
             // The bar that keeps the total and the buttons in view leaves a phone's screen to the products.
             Number bar = (Number) ((JavascriptExecutor) browser).executeScript(
                     "return document.querySelector('.cart-bar').getBoundingClientRect().height;");
@@ -103,7 +94,7 @@ class AccessibleCheckoutTest {
             press(browser.findElement(By.id("place-order")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".message")));
             assertThat(browser.findElements(By.cssSelector(".mistakes a"))).hasSizeGreaterThanOrEqualTo(3);
-            violations.addAll(check(browser, axe, "checkout with mistakes"));
+            violations.addAll(axe.serious(browser, "checkout with mistakes"));
 
             browser.findElement(By.id("quantity-ABC-1")).sendKeys("2");
             browser.findElement(By.id("quantity-MUG-CELADON-350")).sendKeys("1");
@@ -133,66 +124,38 @@ class AccessibleCheckoutTest {
             assertThat(items).contains("Notebook", words.get("notebooks"), "Celadon mug, 350 ml", words.get("mug"));
             assertThat(browser.findElement(By.id("total")).getText()).isEqualTo(words.get("total"));
             assertThat(browser.findElement(By.id("shipping-address")).getText()).contains("Han Meimei", "Room 5, 77 Wulumuqi Road", "200031");
-            violations.addAll(check(browser, axe, "order"));
+            violations.addAll(axe.serious(browser, "order"));
 
             press(browser.findElement(By.cssSelector("form[action$='/pay'] button")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("receipt")));
             assertThat(browser.findElement(By.id("receipt-heading")).getText()).isEqualTo(words.get("receipt"));
-            violations.addAll(check(browser, axe, "receipt"));
+            violations.addAll(axe.serious(browser, "receipt"));
 
             press(browser.findElement(By.cssSelector("form[action$='/cancel'] button")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("confirm-cancel")));
-            violations.addAll(check(browser, axe, "cancel confirmation"));
+            violations.addAll(axe.serious(browser, "cancel confirmation"));
             press(browser.findElement(By.id("confirm-cancel")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("refund")));
             assertThat(browser.findElement(By.id("refund")).getText()).isEqualTo(words.get("refund"));
             assertThat(browser.getCurrentUrl()).startsWith(page);
-            violations.addAll(check(browser, axe, "refund"));
+            violations.addAll(axe.serious(browser, "refund"));
 
             browser.get(site + "checkout/orders");
-            violations.addAll(check(browser, axe, "my orders"));
+            violations.addAll(axe.serious(browser, "my orders"));
             browser.get(site + "checkout/orders/" + UUID.randomUUID());
-            violations.addAll(check(browser, axe, "order not found"));
+            violations.addAll(axe.serious(browser, "order not found"));
             browser.get(site + "checkout/nowhere");
-            violations.addAll(check(browser, axe, "page not found"));
+            violations.addAll(axe.serious(browser, "page not found"));
 
             browser.get(site + "checkout");
             press(browser.findElement(By.cssSelector("nav button[type=submit]")));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("signed-out")));
-            violations.addAll(check(browser, axe, "signed out"));
+            violations.addAll(axe.serious(browser, "signed out"));
 
             // The checker sees what it is there for: a field without a label is reported.
             ((JavascriptExecutor) browser).executeScript("document.querySelector('main').insertAdjacentHTML('beforeend', '<input id=\"unlabelled\">')");
-            assertThat(check(browser, axe, "probe")).anyMatch(violation -> violation.startsWith("probe: label (critical)"));
+            assertThat(axe.serious(browser, "probe")).anyMatch(violation -> violation.startsWith("probe: label (critical)"));
         }
         assertThat(violations).as("serious or critical accessibility violations (%s, %d px)", language, width).isEmpty();
-    }
-
-    /**
-     * Activates a button from the keyboard, as many who use a screen reader or a switch do. It is also the one way to press
-     * that an emulated phone's touch gestures cannot turn into something else (a long press, a double tap) on a busy machine.
-     */
-    private static void press(WebElement button) {
-        button.sendKeys(Keys.ENTER);
-    }
-
-    /** axe-core's serious and critical violations on the page as it is now, one line each. */
-    private static List<String> check(WebDriver browser, String axe, String page) throws IOException {
-        JavascriptExecutor script = (JavascriptExecutor) browser;
-        script.executeScript(axe);
-        String found = (String) script.executeAsyncScript("""
-                var done = arguments[arguments.length - 1];
-                axe.run(document, { resultTypes: ['violations'] }).then(function (results) { done(JSON.stringify(results.violations)); },
-                    function (error) { done(JSON.stringify([{ id: 'axe-failed', impact: 'critical', help: String(error), nodes: [] }])); });""");
-        List<String> serious = new ArrayList<>();
-        for (JsonNode violation : JSON.readTree(found)) {
-            String impact = violation.path("impact").asText();
-            if (impact.equals("serious") || impact.equals("critical")) {
-                List<String> targets = new ArrayList<>();
-                violation.path("nodes").forEach(node -> targets.add(node.path("target").toString()));
-                serious.add(page + ": " + violation.path("id").asText() + " (" + impact + "): " + violation.path("help").asText() + " " + targets);
-            }
-        }
-        return serious;
     }
 }

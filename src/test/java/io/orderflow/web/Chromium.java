@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.logging.Level;
 
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.TimeoutException;
@@ -73,6 +74,14 @@ final class Chromium implements AutoCloseable {
             throw new AssertionError("still on " + browser.getCurrentUrl() + " " + state + ", console: "
                     + browser.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage).toList(), stayed);
         }
+    }
+
+    /**
+     * Activates a button from the keyboard, as many who use a screen reader or a switch do. It is also the one way to press
+     * that an emulated phone's touch gestures cannot turn into something else (a long press, a double tap) on a busy machine.
+     */
+    static void press(WebElement button) {
+        button.sendKeys(Keys.ENTER);
     }
 
     /** The page as it looks now, in target/screenshots. */
