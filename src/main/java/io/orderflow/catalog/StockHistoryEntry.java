@@ -26,7 +26,8 @@ public record StockHistoryEntry(Instant at, Kind kind,
         @Schema(description = "On hand right after an adjustment") Integer onHandAfter) {
 
     /** What happened to the stock; in the order of their ranks in the history, from 1. */
-    @Schema(name = "StockChangeKind")
+    @Schema(name = "StockChangeKind", description = "`adjustment`: staff changed on hand; `reservation`: an order was placed; "
+            + "`release`: it was cancelled (by its customer, staff, or the system at its payment deadline); `shipment`: it shipped")
     public enum Kind {
         ADJUSTMENT(Counted.ON_HAND), RESERVATION(Counted.RESERVED), RELEASE(Counted.RESERVED), SHIPMENT(Counted.ON_HAND);
 
@@ -47,7 +48,7 @@ public record StockHistoryEntry(Instant at, Kind kind,
     }
 
     /** The count an entry changes. */
-    @Schema(name = "StockCount")
+    @Schema(name = "StockCount", description = "`onHand`: the units in the warehouse; `reserved`: those held for orders")
     public enum Counted {
         ON_HAND("onHand"), RESERVED("reserved");
 

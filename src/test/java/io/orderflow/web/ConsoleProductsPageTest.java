@@ -64,6 +64,8 @@ class ConsoleProductsPageTest {
         assertThat(shown).contains("The stock was adjusted.", "<dd id=\"on-hand\">17</dd>", "<h2 id=\"history-heading\">Stock history</h2>");
         assertThat(shown.substring(shown.indexOf("id=\"stock-history\""))).contains("Adjustment", "+7 on hand", "ops", "found in the back room");
         assertThat(command(ops.get(page))).as("a fresh form, a new command").isNotEqualTo(command);
+        assertThat(ops.request().header("Accept-Language", "zh-CN").get(page).asString())
+                .contains("<html lang=\"zh-CN\">", "<h2 id=\"history-heading\">库存记录</h2>", "现有库存 +7", "¥15.00");
     }
 
     @Test
