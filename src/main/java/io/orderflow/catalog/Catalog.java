@@ -52,8 +52,11 @@ public class Catalog {
             WHERE sku = :sku AND on_hand + :delta >= reserved AND on_hand + :delta <= :max
             RETURNING on_hand""";
     private static final String RECORD_ADJUSTMENT = """
-            INSERT INTO stock_adjustments (sku, delta, reason, actor, on_hand_after, at)
-            VALUES (:sku, :delta, :reason, :actor, :onHandAfter, now())""";
+            INSERT INTO stock_adjustments (sku, delta, reason, actor, on_hand_after, at, command_id)
+            VALUES (:sku, :delta, :reason, :actor, :onHandAfter, now(), CAST(:commandId AS varchar))""";
+    /** Holds the product's row until the transaction ends: a command sent again meanwhile waits, then finds this one's record. */
+    private static final String LOCK = "SELECT sku FROM products WHERE sku = :sku FOR UPDATE";
+    private static final String COMMAND_DONE = "SELECT 1 FROM stock_adjustments WHERE sku = :sku AND command_id = :commandId";
 
     private final EntityManager db;
     private final IdempotencyRecords keys;
@@ -123,6 +126,28 @@ public class Catalog {
         if (!isSku(sku)) {
             throw notFound();
         }
+        ProductView adjusted = applied(caller, sku, adjustment, null);
+        keys.keepWithEffect(ProductResponses.ok(adjusted));
+        return adjusted;
+    }
+
+    /**
+     * The same, once per command id (a form's hidden one-time id): a repeat, a form submitted twice, changes nothing
+     * and answers the product as it is. The product's row is locked before the command id is looked for, so a repeat
+     * running beside the first waits for it and then finds its record.
+     */
+    @Transactional
+    public ProductView adjustOnce(Caller caller, String sku, StockAdjustmentRequest adjustment, String commandId) {
+        if (!isSku(sku) || db.createNativeQuery(LOCK).setParameter("sku", sku).getResultList().isEmpty()) {
+            throw notFound();
+        }
+        if (!db.createNativeQuery(COMMAND_DONE).setParameter("sku", sku).setParameter("commandId", commandId).getResultList().isEmpty()) {
+            return ProductView.of(Product.findById(sku));
+        }
+        return applied(caller, sku, adjustment, commandId);
+    }
+
+    private ProductView applied(Caller caller, String sku, StockAdjustmentRequest adjustment, String commandId) {
         List<?> onHandAfter = db.createNativeQuery(ADJUST).setParameter("sku", sku).setParameter("delta", adjustment.delta())
                 .setParameter("max", MAX_ON_HAND).getResultList();
         if (onHandAfter.isEmpty()) {
@@ -130,11 +155,9 @@ public class Catalog {
         }
         db.createNativeQuery(RECORD_ADJUSTMENT).setParameter("sku", sku).setParameter("delta", adjustment.delta())
                 .setParameter("reason", adjustment.reason()).setParameter("actor", caller.name())
-                .setParameter("onHandAfter", onHandAfter.get(0))
+                .setParameter("onHandAfter", onHandAfter.get(0)).setParameter("commandId", commandId)
                 .executeUpdate();
-        ProductView adjusted = ProductView.of(Product.findById(sku));
-        keys.keepWithEffect(ProductResponses.ok(adjusted));
-        return adjusted;
+        return ProductView.of(Product.findById(sku));
     }
 
     /** Why an adjustment changed nothing: no such product, or on hand would leave the allowed range. */
@@ -154,7 +177,7 @@ public class Catalog {
                 .setParameter("currency", product.currency()).setParameter("active", product.active());
     }
 
-    private static Optional<Product> find(String sku) {
+    static Optional<Product> find(String sku) {
         return isSku(sku) ? Product.findByIdOptional(sku) : Optional.empty();
     }
 
@@ -170,7 +193,7 @@ public class Catalog {
         return position;
     }
 
-    private static ProblemException notFound() {
+    static ProblemException notFound() {
         return new ProblemException(Problem.of(ProblemCode.PRODUCT_NOT_FOUND, "There is no such product."));
     }
 }

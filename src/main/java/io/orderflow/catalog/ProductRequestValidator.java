@@ -14,7 +14,7 @@ import io.orderflow.shared.problem.FieldErrors;
 
 /** Checks staff requests to the catalog completely, naming every wrong field at once, before anything is stored. */
 @ApplicationScoped
-class ProductRequestValidator {
+public class ProductRequestValidator {
 
     private final Validator validator;
     private final CurrencyConfig currencies;

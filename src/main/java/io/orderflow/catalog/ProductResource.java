@@ -42,11 +42,13 @@ public class ProductResource {
 
     private final Catalog catalog;
     private final ProductRequestValidator requests;
+    private final StockHistoryStore history;
     private final SecurityIdentity identity;
 
-    public ProductResource(Catalog catalog, ProductRequestValidator requests, SecurityIdentity identity) {
+    public ProductResource(Catalog catalog, ProductRequestValidator requests, StockHistoryStore history, SecurityIdentity identity) {
         this.catalog = catalog;
         this.requests = requests;
+        this.history = history;
         this.identity = identity;
     }
 
@@ -124,5 +126,23 @@ public class ProductResource {
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public ProductView adjust(@RestPath String sku, StockAdjustmentRequest request) {
         return catalog.adjust(Caller.of(identity), sku, requests.adjustment(request));
+    }
+
+    @GET
+    @Path("{sku}/stock/history")
+    @RolesAllowed(Caller.STAFF)
+    @Operation(operationId = "getStockHistory",
+            summary = "A product's stock history, newest first (staff): adjustments with who and why, and the reservation, "
+                    + "release (cancel or expiry) and shipment of each order that holds stock, with who and which order")
+    @APIResponse(responseCode = "200", description = "One page; next is the cursor of the following page, null at the end",
+            content = @Content(schema = @Schema(implementation = StockHistoryPage.class)))
+    @APIResponse(responseCode = "400", description = "`validation-failed`: limit not 1 to 100, or after not a cursor")
+    @APIResponse(responseCode = "403", description = "`forbidden`: staff only")
+    @APIResponse(responseCode = "404", description = "`product-not-found`")
+    public StockHistoryPage history(@RestPath String sku,
+            @Parameter(description = "Page size, 1 to 100 (default 20)",
+                    schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "100")) @RestQuery String limit,
+            @Parameter(description = "The next cursor of the previous page") @RestQuery String after) {
+        return history.of(sku, limit, after);
     }
 }

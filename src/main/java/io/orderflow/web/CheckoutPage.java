@@ -217,7 +217,7 @@ public class CheckoutPage {
         }
         Map<String, String> addressErrors = new LinkedHashMap<>();
         requests.addressErrors(address.address()).forEach(error -> AddressForm.fieldOf(error.field())
-                .ifPresent(field -> addressErrors.putIfAbsent(field, sentence(text.rule(error.message())))));
+                .ifPresent(field -> addressErrors.putIfAbsent(field, text.sentence(text.rule(error.message())))));
         return new Feedback(text.get("checkout_correct"), cartError, errors, Map.of(), addressErrors);
     }
 
@@ -231,11 +231,11 @@ public class CheckoutPage {
             Matcher item = ITEM_FIELD.matcher(error.field());
             Optional<String> addressField = AddressForm.fieldOf(error.field());
             if (item.matches() && Integer.parseInt(item.group(1)) < chosen.size()) {
-                errors.putIfAbsent(chosen.get(Integer.parseInt(item.group(1))).sku(), sentence(text.rule(error.message())));
+                errors.putIfAbsent(chosen.get(Integer.parseInt(item.group(1))).sku(), text.sentence(text.rule(error.message())));
             } else if (addressField.isPresent()) {
-                addressErrors.putIfAbsent(addressField.get(), sentence(text.rule(error.message())));
+                addressErrors.putIfAbsent(addressField.get(), text.sentence(text.rule(error.message())));
             } else {
-                cartErrors.add(sentence(error.field() + " " + error.message()));
+                cartErrors.add(text.sentence(error.field() + " " + error.message()));
             }
         }
         return new Feedback(text.get("checkout_correct"), cartErrors.isEmpty() ? null : String.join(" ", cartErrors), errors, Map.of(), addressErrors);
@@ -325,10 +325,5 @@ public class CheckoutPage {
             after = page.next();
         } while (after != null);
         return products;
-    }
-
-    /** A rule's message as a sentence of the page: "Is required." */
-    private String sentence(String message) {
-        return text.get("checkout_sentence", Character.toUpperCase(message.charAt(0)) + message.substring(1));
     }
 }

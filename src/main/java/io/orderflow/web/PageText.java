@@ -72,6 +72,11 @@ public class PageText {
         return bundle.containsKey(key) ? bundle.getString(key) : message;
     }
 
+    /** A message, such as a rule's, as a sentence of the page: "Is required." */
+    public String sentence(String message) {
+        return get("checkout_sentence", Character.toUpperCase(message.charAt(0)) + message.substring(1));
+    }
+
     static String of(Locale locale, String key, Object... arguments) {
         String pattern = bundle(locale).getString(key);
         return new MessageFormat(pattern, locale).format(arguments);

@@ -84,8 +84,8 @@ final class BadRequests {
      */
     static final Map<String, List<String>> QUERY_PARAMETERS = Map.of("/orders",
             List.of("status", "customer", "orderNumber", "createdFrom", "createdTo", "limit", "after"),
-            "/products", List.of("limit", "after"), "/sandbox/payments/charges", List.of("since", "until", "after", "limit"),
-            "/sandbox/ledger", List.of("orderId"));
+            "/products", List.of("limit", "after"), "/products/{sku}/stock/history", List.of("limit", "after"),
+            "/sandbox/payments/charges", List.of("since", "until", "after", "limit"), "/sandbox/ledger", List.of("orderId"));
 
     /** The share of requests, in percent, that each of {@link #areas} gets. */
     private static final int[] SHARES = { 31, 5, 10, 13, 18, 3, 13, 5, 2 };
@@ -157,7 +157,8 @@ final class BadRequests {
             return api("GET", withQuery("/products"), pick(USERS));
         } else if (roll < 40) {
             String sku = chance(30) ? pick(CATALOG_SKUS) : changeableSku();
-            return api("GET", "/products/" + sku, pick(USERS));
+            return chance(25) ? api("GET", "/products/" + sku + "/stock/history" + query("limit", "after"), pick(USERS))
+                    : api("GET", "/products/" + sku, pick(USERS));
         }
         String user = chance(85) ? "ops" : pick("alice", "bob");
         if (roll < 60) {

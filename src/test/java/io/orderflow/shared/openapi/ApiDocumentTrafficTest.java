@@ -185,6 +185,10 @@ class ApiDocumentTrafficTest {
                 .statusCode(200);
         as("ops").contentType(ContentType.JSON).body("{\"delta\":-100,\"reason\":\"loss\"}").post("/products/{sku}/stock", sku).then()
                 .statusCode(409);
+        as("ops").queryParam("limit", 1).get("/products/{sku}/stock/history", sku).then().statusCode(200);
+        as("alice").get("/products/{sku}/stock/history", sku).then().statusCode(403);
+        as("ops").get("/products/NO-SUCH-SKU/stock/history").then().statusCode(404);
+        as("ops").queryParam("after", "x").get("/products/{sku}/stock/history", sku).then().statusCode(400);
     }
 
     private void operations() {
