@@ -185,6 +185,17 @@ class ConsoleOperationsPagesTest {
     }
 
     @Test
+    void aFormWithoutItsTokenDoesNothingAndLeadsBackToItsPage() {
+        WebCheckoutTest.Browser ops = browser("ops");
+        String before = Orders.value("SELECT count(*) FROM reconciliation_reports");
+        ops.request().formParam("csrf-token", "forged").post(RECONCILIATION + "/run").then().statusCode(403)
+                .body(containsString("<a href=\"" + RECONCILIATION + "\" id=\"back\">"));
+        ops.request().formParam("resolution", "retry").post(REFUNDS + "/1/settle").then().statusCode(403)
+                .body(containsString("<a href=\"" + REFUNDS + "\" id=\"back\">"));
+        assertThat(Orders.value("SELECT count(*) FROM reconciliation_reports")).isEqualTo(before);
+    }
+
+    @Test
     void anIdThatIsNoIdOrNamesNothingIsAnsweredWithAPage() {
         WebCheckoutTest.Browser ops = browser("ops");
         ops.get(DEAD_LETTERS);
