@@ -3,6 +3,7 @@ package io.orderflow.outbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,8 +117,8 @@ public class OutboxDelivery {
     // A stopping relay hands back what it took but did not attempt: due at once, for another instance.
     private static final String HAND_BACK = """
             UPDATE outbox SET lease_id = NULL, next_attempt_at = :now WHERE id IN (:ids) AND lease_id = :leaseId AND status = 'PENDING'""";
-    private static final String RETRY_DEAD_LETTER = """
-            UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id = :id AND status = 'DEAD'
+    private static final String RETRY_DEAD_LETTERS = """
+            UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id IN (:ids) AND status = 'DEAD'
             RETURNING kind""";
     private static final String RETRY_REFUSED = """
             UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = :now WHERE id = :id AND kind = :kind AND status = 'REFUSED'
@@ -187,25 +188,28 @@ public class OutboxDelivery {
         lease.messages().forEach(message -> attempt(message.id, lease));
     }
 
-    /** Puts a dead letter back in line, with fresh attempts. */
+    /**
+     * Puts the dead letters among these ids back in line, with fresh attempts; returns how many it put back: an id that is
+     * not (or no longer) a dead letter is left as it is, so retrying twice retries once.
+     */
     @Transactional
-    boolean retry(long id) {
-        return backInLine(db.createNativeQuery(RETRY_DEAD_LETTER).setParameter("id", id));
+    public int retry(Collection<Long> ids) {
+        return ids.isEmpty() ? 0 : backInLine(db.createNativeQuery(RETRY_DEAD_LETTERS).setParameter("ids", ids));
     }
 
     /** Puts a refused message of this kind back in line, with fresh attempts, in the caller's transaction if any; false when none is refused under this id. */
     @Transactional
     public boolean retryRefused(long id, String kind) {
-        return backInLine(db.createNativeQuery(RETRY_REFUSED).setParameter("id", id).setParameter("kind", kind));
+        return backInLine(db.createNativeQuery(RETRY_REFUSED).setParameter("id", id).setParameter("kind", kind)) == 1;
     }
 
-    /** Runs a statement that puts a message back in line, due now; the relays learn of it on commit. */
-    private boolean backInLine(Query retry) {
+    /** Runs a statement that puts messages back in line, due now, and returns how many; the relays learn of them on commit. */
+    private int backInLine(Query retry) {
         Instant now = Instant.now();
         @SuppressWarnings("unchecked")
         List<String> retried = retry.setParameter("now", now).getResultList();
         retried.forEach(kind -> writer.written(kind, now));
-        return !retried.isEmpty();
+        return retried.size();
     }
 
     /** The refused message of this kind under this id, locked until the caller's transaction ends; empty when there is none. */
@@ -237,9 +241,10 @@ public class OutboxDelivery {
         return rows.stream().findFirst().map(row -> new Standing((UUID) row[0], (String) row[1], (String) row[2]));
     }
 
+    /** The first dead letters, oldest first. */
     @Transactional
-    List<OutboxMessage> deadLetters(int limit) {
-        return OutboxMessage.<OutboxMessage>find("status", OutboxMessage.Status.DEAD).page(0, limit).list();
+    public List<OutboxMessage> deadLetters(int limit) {
+        return OutboxMessage.<OutboxMessage>find("status = ?1 order by id", OutboxMessage.Status.DEAD).page(0, limit).list();
     }
 
     /** The first messages of this kind that were refused for good, oldest first. */

@@ -72,7 +72,7 @@ public class OutboxResource {
     @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public void retry(@RestPath long id) {
-        if (!delivery.retry(id)) {
+        if (delivery.retry(List.of(id)) == 0) {
             throw new ProblemException(Problem.of(ProblemCode.NOT_FOUND, "There is no dead letter " + id + "."));
         }
     }

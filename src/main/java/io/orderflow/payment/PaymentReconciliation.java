@@ -46,13 +46,13 @@ import io.quarkus.scheduler.Scheduled;
  */
 @Startup
 @ApplicationScoped
-class PaymentReconciliation {
+public class PaymentReconciliation {
 
     private static final Logger LOG = Logger.getLogger(PaymentReconciliation.class);
     private static final int PAGE = 100;
     private static final Set<OrderStatus> PAID = EnumSet.of(OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED);
     private static final String SAVE = "INSERT INTO reconciliation_reports (started_at, finished_at, report) VALUES (:started, :finished, :report)";
-    private static final String LATEST = "SELECT report FROM reconciliation_reports ORDER BY id DESC LIMIT 1";
+    private static final String RECENT = "SELECT report FROM reconciliation_reports ORDER BY id DESC LIMIT :limit";
 
     /** Keys of the charges this deployment makes: {@code payment:{orderId}:{attempt}}. */
     private static final Pattern OUR_KEYS = Pattern.compile("payment:[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:[1-9][0-9]*");
@@ -127,11 +127,16 @@ class PaymentReconciliation {
     }
 
     /** The newest report, of any instance. */
-    @Transactional
     public Optional<ReconciliationReport> latest() {
+        return recent(1).stream().findFirst();
+    }
+
+    /** The newest reports, of any instance, newest first. */
+    @Transactional
+    public List<ReconciliationReport> recent(int limit) {
         @SuppressWarnings("unchecked")
-        List<String> reports = db.createNativeQuery(LATEST).getResultList();
-        return reports.stream().findFirst().map(this::read);
+        List<String> reports = db.createNativeQuery(RECENT).setParameter("limit", limit).getResultList();
+        return reports.stream().map(this::read).toList();
     }
 
     /**

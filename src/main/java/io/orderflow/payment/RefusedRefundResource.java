@@ -1,6 +1,5 @@
 package io.orderflow.payment;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -25,7 +24,6 @@ import org.jboss.resteasy.reactive.RestPath;
 import io.orderflow.idempotency.IdempotencyKeys;
 import io.orderflow.outbox.OutboxMessage;
 import io.orderflow.shared.openapi.ApiDocument;
-import io.orderflow.shared.problem.FieldError;
 import io.orderflow.shared.problem.Problem;
 import io.orderflow.shared.problem.ProblemCode;
 import io.orderflow.shared.problem.ProblemException;
@@ -43,9 +41,6 @@ import io.quarkus.vertx.http.runtime.security.annotation.BasicAuthentication;
 @SecurityRequirement(name = ApiDocument.BEARER)
 public class RefusedRefundResource {
 
-    /** Longer notes are refused: a note says why, in a sentence or two. */
-    private static final int MAX_NOTE = 1000;
-
     /** A refund the provider refused for good, with its reason. */
     public record RefusedRefund(long id, String orderId, String refundKey,
             @Schema(description = "The provider's reference of the charge to give back; null for a refund queued before refunds named it")
@@ -55,15 +50,6 @@ public class RefusedRefundResource {
                     + "charge_already_refunded: Charge ch_x has already been refunded.\"") String reason,
             @Schema(description = "When the provider refused it") String refusedAt, int attempts,
             @Schema(enumeration = RefusedRefunds.REFUSED) String state) {
-    }
-
-    /** What staff decided about a refused refund. */
-    public record Settlement(
-            @Schema(required = true, enumeration = { "refunded-outside", "retry" },
-                    description = "`refunded-outside`: the money went back outside the engine, so the payment becomes refunded and "
-                            + "nothing is sent; `retry`: put the refund back in line")
-            String resolution,
-            @Schema(description = "Why, for the record (at most 1000 characters)", maxLength = MAX_NOTE) String note) {
     }
 
     /** Where a refund stands. */
@@ -108,26 +94,9 @@ public class RefusedRefundResource {
     @APIResponse(responseCode = "409", description = "`idempotency-key-in-use`: see Retry-After")
     @APIResponse(responseCode = "422", description = "`idempotency-key-reused` for another request")
     public RefundStanding settle(@RestPath long id, Settlement settlement) {
-        RefusedRefunds.Resolution resolution = valid(settlement);
-        return refused.settle(id, resolution, settlement.note(), Caller.of(identity).name())
+        return refused.settle(id, settlement, Caller.of(identity).name())
                 .map(standing -> new RefundStanding(standing.id(), standing.orderId(), standing.refundKey(), standing.state()))
                 .orElseThrow(() -> new ProblemException(Problem.of(ProblemCode.NOT_FOUND, "There is no refund " + id + ".")));
-    }
-
-    /** The resolution asked for; a settlement that is not valid is refused before anything happens. */
-    private static RefusedRefunds.Resolution valid(Settlement settlement) {
-        List<FieldError> errors = new ArrayList<>();
-        RefusedRefunds.Resolution resolution = settlement == null ? null : RefusedRefunds.Resolution.of(settlement.resolution()).orElse(null);
-        if (resolution == null) {
-            errors.add(new FieldError("resolution", "must be refunded-outside or retry"));
-        }
-        if (settlement != null && settlement.note() != null && settlement.note().length() > MAX_NOTE) {
-            errors.add(new FieldError("note", "must be at most " + MAX_NOTE + " characters"));
-        }
-        if (!errors.isEmpty()) {
-            throw new ProblemException(Problem.invalid(errors));
-        }
-        return resolution;
     }
 
     private static RefusedRefund view(RefusedRefunds.Refused refused) {

@@ -21,10 +21,10 @@ import io.orderflow.outbox.OutboxMessage;
  * with who made it and why; settling one that is no longer refused changes nothing and says where it stands.
  */
 @ApplicationScoped
-class RefusedRefunds {
+public class RefusedRefunds {
 
     /** What staff decided. */
-    enum Resolution {
+    public enum Resolution {
         REFUNDED_OUTSIDE("refunded-outside"), RETRY("retry");
 
         final String wire;
@@ -33,16 +33,23 @@ class RefusedRefunds {
             this.wire = wire;
         }
 
+        /** The resolution as a settlement names it: {@code refunded-outside} or {@code retry}. */
+        public String wire() {
+            return wire;
+        }
+
         static Optional<Resolution> of(String wire) {
             return Arrays.stream(values()).filter(resolution -> resolution.wire.equals(wire)).findFirst();
         }
     }
 
     /** Where a refund stands, as staff read it. */
-    static final String REFUSED = "refund-refused";
-    static final String PENDING = "pending";
-    static final String REFUNDED = "refunded";
-    static final String REFUNDED_OUTSIDE = "refunded-outside";
+    public static final String REFUSED = "refund-refused";
+    public static final String PENDING = "pending";
+    public static final String REFUNDED = "refunded";
+    public static final String REFUNDED_OUTSIDE = "refunded-outside";
+    /** Every state a refund may stand in. */
+    public static final List<String> STATES = List.of(REFUSED, PENDING, REFUNDED, REFUNDED_OUTSIDE);
 
     private static final Logger LOG = Logger.getLogger(RefusedRefunds.class);
     private static final String RECORD = """
@@ -64,22 +71,26 @@ class RefusedRefunds {
     }
 
     /** A refund that was refused, and the refund it asks for. */
-    record Refused(OutboxMessage message, RefundRequest refund) {
+    public record Refused(OutboxMessage message, RefundRequest refund) {
     }
 
     /** Where a refund stands after a settle. */
-    record Standing(long id, String orderId, String refundKey, String state) {
+    public record Standing(long id, String orderId, String refundKey, String state) {
     }
 
     /** The first refunds refused for good, oldest first. */
     @Transactional
-    List<Refused> list(int limit) {
+    public List<Refused> list(int limit) {
         return outbox.refused(Refunds.KIND, limit).stream().map(message -> new Refused(message, refunds.read(message))).toList();
     }
 
-    /** Settles a refused refund as staff decided, in one transaction with the record of the decision; empty when there is no such refund. */
+    /**
+     * Settles a refused refund as staff decided, in one transaction with the record of the decision; empty when there is no such
+     * refund. A settlement that is not valid is refused ({@code validation-failed}) before anything happens.
+     */
     @Transactional
-    Optional<Standing> settle(long id, Resolution resolution, String note, String staff) {
+    public Optional<Standing> settle(long id, Settlement settlement, String staff) {
+        Resolution resolution = Settlement.validated(settlement);
         Optional<OutboxMessage> refused = outbox.refusedForSettling(id, Refunds.KIND);
         if (refused.isEmpty()) {
             return standing(id);
@@ -96,7 +107,7 @@ class RefusedRefunds {
         }
         db.createNativeQuery(RECORD).setParameter("outboxId", id).setParameter("orderId", message.orderId)
                 .setParameter("refundKey", message.idempotencyKey).setParameter("resolution", resolution.wire)
-                .setParameter("refusal", message.lastErrorMessage).setParameter("note", note).setParameter("settledBy", staff)
+                .setParameter("refusal", message.lastErrorMessage).setParameter("note", settlement.note()).setParameter("settledBy", staff)
                 .setParameter("now", Instant.now()).executeUpdate();
         LOG.infof("Refund %s of order %s, refused (%s), was settled by %s: %s", message.idempotencyKey, message.orderId,
                 message.lastErrorMessage, staff, resolution.wire);
