@@ -103,9 +103,10 @@ public record Sparkline(List<Double> values, double top) {
         return values.stream().filter(Objects::nonNull).min(Double::compare).orElse(null);
     }
 
-    /** A figure as the chart writes it: whole numbers without decimals, others with one; the same in every language. */
+    /** A figure as the chart writes it: to one decimal, none when that is 0 (12, 12.3); the same in every language. */
     static String figure(double value) {
-        return value == Math.rint(value) ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.1f", value);
+        String written = String.format(Locale.ROOT, "%.1f", value);
+        return written.endsWith(".0") ? written.substring(0, written.length() - 2) : written;
     }
 
     private static String coordinate(double position) {

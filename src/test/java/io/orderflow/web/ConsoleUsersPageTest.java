@@ -81,13 +81,13 @@ class ConsoleUsersPageTest {
 
         admin.get(PAGE);
         String badName = add(admin, "Eve Smith", "customer", password, password).then().statusCode(400).extract().asString();
-        assertThat(badName).contains("id=\"add-error\">1 to 64 lower-case letters", "value=\"Eve Smith\"").doesNotContain(password);
+        assertThat(badName).contains("id=\"add-error\">The name must be 1 to 64 lower-case letters", "value=\"Eve Smith\"").doesNotContain(password);
         String name = unique("eve");
         String mismatch = add(admin, name, "staff", password, password + "!").then().statusCode(400).extract().asString();
         assertThat(mismatch).contains("The two passwords differ; nothing was changed.", "value=\"" + name + "\"", "<option value=\"staff\" selected>")
                 .doesNotContain(password);
-        add(admin, name, "customer", "short", "short").then().statusCode(400).body(containsString("At least 12 characters."));
-        add(admin, name, "root", password, password).then().statusCode(400).body(containsString("The role must be one of those offered."));
+        add(admin, name, "customer", "short", "short").then().statusCode(400).body(containsString("The password must have at least 12 characters; nothing was changed."));
+        add(admin, name, "root", password, password).then().statusCode(400).body(containsString("The role must be one of those offered; nothing was changed."));
         assertThat(Orders.value("SELECT count(*) FROM users WHERE name IN (?, 'Eve Smith')", name)).isEqualTo("0");
 
         admin.form().formParam("user", "ops").formParam("password", password).formParam("passwordAgain", "another one entirely")
@@ -96,7 +96,7 @@ class ConsoleUsersPageTest {
     }
 
     @Test
-    void anAddSentTwiceAddsOneUser() {
+    void anAddSentTwiceAddsOneUserAndOneWithoutItsTokenNone() {
         WebCheckoutTest.Browser admin = admin();
         String name = unique("frank");
         String password = "frank-long-password";
@@ -105,6 +105,10 @@ class ConsoleUsersPageTest {
         add(admin, name, "staff", password, password).then().statusCode(303).header("Location", endsWith("?notice=added&user=" + name));
         add(admin, name, "staff", password, password).then().statusCode(303).header("Location", endsWith("?notice=taken&user=" + name));
         assertThat(Orders.value("SELECT count(*) || ' ' || min(role) FROM users WHERE name = ?", name)).isEqualTo("1 staff");
+        String forged = unique("forged");
+        admin.request().formParam("name", forged).formParam("role", "admin").formParam("password", password).formParam("passwordAgain", password)
+                .post(PAGE).then().statusCode(403).body(containsString("<a href=\"/console/users\" id=\"back\">"));
+        assertThat(Orders.value("SELECT count(*) FROM users WHERE name = ?", forged)).as("a form without the session's token").isEqualTo("0");
         assertThat(admin.get(PAGE + "?notice=taken&user=" + name).asString()).contains("User " + name + " already exists; nothing was changed.");
     }
 

@@ -63,6 +63,7 @@ class SparklineTest {
         assertThat(Sparkline.roundUp(501)).isEqualTo(1000);
         assertThat(Sparkline.figure(12)).isEqualTo("12");
         assertThat(Sparkline.figure(12.345)).isEqualTo("12.3");
+        assertThat(Sparkline.figure(0.04)).isEqualTo("0");
     }
 
     @Test
