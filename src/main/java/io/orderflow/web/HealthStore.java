@@ -19,11 +19,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 class HealthStore {
 
+    // Each reads the hour's rows in one range of its time index, and joins them to their minute by equality.
     /** Orders placed in each minute, found by ix_orders_created_at. */
     static final String ORDERS_PER_MINUTE = """
             SELECT count(o.id)
             FROM generate_series(date_trunc('minute', now()) - interval '59 minutes', date_trunc('minute', now()), interval '1 minute') AS minute
-            LEFT JOIN orders o ON o.created_at >= minute AND o.created_at < minute + interval '1 minute'
+            LEFT JOIN orders o ON date_trunc('minute', o.created_at) = minute
+                AND o.created_at >= date_trunc('minute', now()) - interval '59 minutes'
             GROUP BY minute ORDER BY minute""";
     /**
      * Of the payment attempts started in each minute and decided by now, the share that succeeded, in percent (a refunded
@@ -33,7 +35,8 @@ class HealthStore {
             SELECT 100.0 * count(p.id) FILTER (WHERE p.status IN ('SUCCESS', 'REFUNDED'))
                    / NULLIF(count(p.id) FILTER (WHERE p.status IN ('SUCCESS', 'REFUNDED', 'FAILURE')), 0)
             FROM generate_series(date_trunc('minute', now()) - interval '59 minutes', date_trunc('minute', now()), interval '1 minute') AS minute
-            LEFT JOIN payments p ON p.created_at >= minute AND p.created_at < minute + interval '1 minute'
+            LEFT JOIN payments p ON date_trunc('minute', p.created_at) = minute
+                AND p.created_at >= date_trunc('minute', now()) - interval '59 minutes'
             GROUP BY minute ORDER BY minute""";
 
     private final DataSource dataSource;

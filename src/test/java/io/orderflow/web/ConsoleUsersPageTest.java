@@ -1,5 +1,6 @@
 package io.orderflow.web;
 
+import static io.orderflow.support.Api.as;
 import static io.orderflow.support.SignInForm.signIn;
 import static io.orderflow.web.WebCheckoutTest.browser;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -140,8 +141,11 @@ class ConsoleUsersPageTest {
 
     @Test
     void anAdminIsStaffAndThePageSpeaksChinese() {
-        WebCheckoutTest.Browser admin = admin();
+        String name = unique("admin");
+        Users.add(name, "admin");
+        WebCheckoutTest.Browser admin = browser(name);
         admin.get("/console/health").then().statusCode(200);
+        as(name).get("/outbox/dead-letters").then().statusCode(200);
         Response page = admin.request().header("Accept-Language", "zh-CN").get(PAGE);
         assertThat(page.asString()).contains("<html lang=\"zh-CN\">", "<h1>用户</h1>", "添加用户");
     }
