@@ -7,12 +7,12 @@ import java.util.List;
 
 import jakarta.inject.Singleton;
 
-/** {@code add-user <name> <customer|staff|metrics>}: adds a user, with a password read from stdin ({@link StdinPassword}). */
+/** {@code add-user <name> <customer|staff|admin|metrics>}: adds a user, with a password read from stdin ({@link StdinPassword}). */
 @Singleton
 class AddUserCommand extends UserCommand {
 
     public static final String NAME = "add-user";
-    public static final String USAGE = "usage: java -jar quarkus-run.jar add-user <name> <customer|staff|metrics>"
+    public static final String USAGE = "usage: java -jar quarkus-run.jar add-user <name> <customer|staff|admin|metrics>"
             + "  (the password is read from stdin)";
     public static final int ADDED = DONE;
 

@@ -38,7 +38,7 @@ public class User extends PanacheEntityBase {
     @Column(length = 60)
     public String password;
 
-    /** customer, staff or metrics. */
+    /** customer, staff, admin or metrics; an admin is staff as well (shared.security.AdminsAreStaff). */
     @Roles
     @Column(length = 16)
     public String role;

@@ -2,7 +2,6 @@ package io.orderflow.user;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,12 +13,15 @@ import io.orderflow.shared.security.Caller;
 import io.quarkus.elytron.security.common.BcryptUtil;
 import io.quarkus.panache.common.Sort;
 
-/** The users table: adds, lists and disables users, and sets their passwords, hashed with bcrypt at the configured cost. */
+/**
+ * The users table: adds, lists and disables users, and sets their passwords, hashed with bcrypt at the configured cost; for
+ * the operator's commands and the console's users page.
+ */
 @ApplicationScoped
-class UserAccounts {
+public class UserAccounts {
 
     /** What disabling a user did. */
-    enum Disabling {
+    public enum Disabling {
         DISABLED, ALREADY_DISABLED, NO_SUCH_USER
     }
 
@@ -27,7 +29,8 @@ class UserAccounts {
     record CredentialsChanged(String name) {
     }
 
-    public static final Set<String> ROLES = Set.of("customer", Caller.STAFF, Caller.METRICS);
+    /** The roles a user may have, in the order the console offers them. */
+    public static final List<String> ROLES = List.of("customer", Caller.STAFF, Caller.ADMIN, Caller.METRICS);
     /** The same rule as the table's constraint: lower case, no braces (names sit in Redis hash tags). */
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,63}");
     /** bcrypt reads at most 72 bytes of a password and ignores the rest. */
@@ -49,7 +52,7 @@ class UserAccounts {
     /**
      * Adds a user; returns false, changing nothing, when the name is taken.
      *
-     * @throws IllegalArgumentException naming what is wrong with the name, role or password
+     * @throws UserRuleBroken naming what is wrong with the name, role or password
      */
     @Transactional
     public boolean add(String name, String role, String password) {
@@ -114,7 +117,7 @@ class UserAccounts {
      * Gives a user a new password, hashed at the configured cost; false when there is no such user. A disabled user
      * stays disabled.
      *
-     * @throws IllegalArgumentException naming what is wrong with the password
+     * @throws UserRuleBroken naming what is wrong with the password
      */
     @Transactional
     public boolean resetPassword(String name, String password) {
@@ -130,33 +133,35 @@ class UserAccounts {
     /**
      * Checks a new user's name and role, before anyone is asked for a password.
      *
-     * @throws IllegalArgumentException naming what is wrong
+     * @throws UserRuleBroken naming what is wrong
      */
     public void checkNameAndRole(String name, String role) {
         checkName(name);
         if (!ROLES.contains(role)) {
-            throw new IllegalArgumentException("the role must be customer, staff or metrics");
+            throw new UserRuleBroken(UserRuleBroken.Rule.ROLE, 0, "the role must be customer, staff, admin or metrics");
         }
     }
 
     /**
      * Checks a name a user could have, before the user store is asked about it.
      *
-     * @throws IllegalArgumentException naming what is wrong
+     * @throws UserRuleBroken naming what is wrong
      */
     public static void checkName(String name) {
         if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("the name must be 1 to 64 lower-case letters, digits, '.', '_', '@' or '-',"
+            throw new UserRuleBroken(UserRuleBroken.Rule.NAME, 0, "the name must be 1 to 64 lower-case letters, digits, '.', '_', '@' or '-',"
                     + " starting with a letter or digit");
         }
     }
 
     private void checkPassword(String password) {
         if (password.length() < config.minPasswordLength()) {
-            throw new IllegalArgumentException("the password must have at least " + config.minPasswordLength() + " characters");
+            throw new UserRuleBroken(UserRuleBroken.Rule.PASSWORD_TOO_SHORT, config.minPasswordLength(),
+                    "the password must have at least " + config.minPasswordLength() + " characters");
         }
         if (password.getBytes(StandardCharsets.UTF_8).length > MAX_PASSWORD_BYTES) {
-            throw new IllegalArgumentException("the password must fit in " + MAX_PASSWORD_BYTES + " bytes of UTF-8, all bcrypt reads");
+            throw new UserRuleBroken(UserRuleBroken.Rule.PASSWORD_TOO_LONG, MAX_PASSWORD_BYTES,
+                    "the password must fit in " + MAX_PASSWORD_BYTES + " bytes of UTF-8, all bcrypt reads");
         }
     }
 }

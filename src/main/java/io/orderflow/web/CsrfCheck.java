@@ -32,8 +32,8 @@ import io.vertx.ext.web.RoutingContext;
 public class CsrfCheck {
 
     private static final Pattern ORDER_ACTION = Pattern.compile("(/(?:checkout|console)/orders/[^/]+)/[^/]+");
-    /** Any other console form posts under its page's path: {@code /console/refunds/7/settle} comes from {@code /console/refunds}. */
-    private static final Pattern CONSOLE_FORM = Pattern.compile("(/console/[^/]+)/.+");
+    /** A form of another console page ({@code /console/users/bob/disable}): back to that page ({@code /console/users}). */
+    private static final Pattern CONSOLE_FORM = Pattern.compile("(/console/[^/]+)(?:/.*)?");
 
     private final Pages pages;
     private final CsrfTokens tokens;
@@ -95,13 +95,13 @@ public class CsrfCheck {
         return pages.render("refused", Map.of("back", back));
     }
 
-    /** The page a posted form came from: the order's page for its actions, the console's page for its forms, else the checkout. */
+    /** The page a posted form came from: the order's page for its actions, a console page for its forms, else the checkout. */
     private static String formPage(String path) {
         var action = ORDER_ACTION.matcher(path);
         if (action.matches()) {
             return action.group(1);
         }
-        var consoleForm = CONSOLE_FORM.matcher(path);
-        return consoleForm.matches() ? consoleForm.group(1) : "/checkout";
+        var console = CONSOLE_FORM.matcher(path);
+        return console.matches() ? console.group(1) : "/checkout";
     }
 }

@@ -35,7 +35,8 @@ class PageErrors {
 
     @ServerExceptionMapper(priority = Priorities.USER - 1)
     public Response forbidden(ForbiddenException e, HttpServerRequest request) {
-        return isPage(request) ? pages.page(403, "forbidden", Map.of("console", isConsole(request))) : problems.forbidden(e);
+        return isPage(request) ? pages.page(403, "forbidden", Map.of("console", isConsole(request), "adminsOnly", under(request, ConsoleUsersPage.PATH)))
+                : problems.forbidden(e);
     }
 
     /** A backing service that fails while a page is made: a page that says to try again in a moment (503), never a stack trace. */

@@ -20,6 +20,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import io.orderflow.shared.security.Caller;
+import io.quarkus.arc.Arc;
 import io.quarkus.qute.Engine;
 import io.quarkus.qute.EvalContext;
 import io.quarkus.qute.HtmlEscaper;
@@ -29,6 +31,9 @@ import io.quarkus.qute.TemplateInstance;
 import io.quarkus.qute.TemplateLocator;
 import io.quarkus.qute.ValueResolver;
 import io.quarkus.qute.Variant;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * Renders the Qute templates under {@code src/main/resources/templates}, HTML-escaped, in the page's language
@@ -39,7 +44,8 @@ import io.quarkus.qute.Variant;
  * {@code {msg:amount(order.totalAmount, order.currency)}} for money as the language writes it ({@link PageText#amount}).
  * Templates write an instant for people as {@code {order.createdAt.readable}}: "30 Nov 2026, 10:05 UTC" or
  * "2026年11月30日 18:05 GMT+8", and a form's CSRF token as {@code {csrf.parameterName}} and {@code {csrf.token}}
- * (read only by pages with a form).
+ * (read only by pages with a form). {@code {admin}} says whether the signed-in user is an admin (the console's
+ * navigation leads admins to the users page).
  */
 @ApplicationScoped
 public class Pages {
@@ -66,10 +72,12 @@ public class Pages {
 
     private final CsrfTokens csrf;
     private final PageLocale locale;
+    private final CurrentVertxRequest request;
 
-    public Pages(CsrfTokens csrf, PageLocale locale) {
+    public Pages(CsrfTokens csrf, PageLocale locale, CurrentVertxRequest request) {
         this.csrf = csrf;
         this.locale = locale;
+        this.request = request;
     }
 
     /** "30 Nov 2026, 10:05 UTC": the time in the zone, then the zone as an offset from UTC, which reads the same everywhere. */
@@ -123,9 +131,15 @@ public class Pages {
         var instance = engine.getTemplate(template).instance().data("csrf", csrf).data("lang", language.toLanguageTag())
                 .data("otherLanguage", other.toLanguageTag()).data("switchLanguage", "/language/" + other.toLanguageTag() + "?back="
                         + URLEncoder.encode(locale.returnPath(), StandardCharsets.UTF_8))
-                .setLocale(language).setAttribute(ZONE, locale.zone());
+                .data("admin", isAdmin()).setLocale(language).setAttribute(ZONE, locale.zone());
         data.forEach(instance::data);
         return instance.render();
+    }
+
+    /** Whether the request's user, as already authenticated (never authenticating it here, which may block), is an admin. */
+    private boolean isAdmin() {
+        RoutingContext current = Arc.container().requestContext().isActive() ? request.getCurrent() : null;
+        return current != null && current.user() instanceof QuarkusHttpUser user && user.getSecurityIdentity().hasRole(Caller.ADMIN);
     }
 
     private static Optional<TemplateLocator.TemplateLocation> locate(String id) {

@@ -210,7 +210,7 @@ class SignInTest {
         assertRefused(run("a long enough password\n", "Dave", "customer"), "the name must be 1 to 64 lower-case letters");
         assertRefused(run("a long enough password\n", "{eve}", "customer"), "the name must be 1 to 64 lower-case letters");
         assertRefused(run("a long enough password\n", "e".repeat(65), "customer"), "the name must be 1 to 64 lower-case letters");
-        assertRefused(run("a long enough password\n", "eve", "admin"), "the role must be customer, staff or metrics");
+        assertRefused(run("a long enough password\n", "eve", "root"), "the role must be customer, staff, admin or metrics");
         assertRefused(run("short\n", "eve", "customer"), "the password must have at least 12 characters");
         assertRefused(run("é".repeat(37) + "\n", "eve", "customer"), "the password must fit in 72 bytes of UTF-8");
         assertRefused(run("", "eve", "customer"), "no password on stdin");

@@ -6,6 +6,8 @@ import io.quarkus.security.identity.SecurityIdentity;
 public record Caller(String name, boolean staff) {
 
     public static final String STAFF = "staff";
+    /** Staff who also manage the users (/console/users); every admin is staff too ({@link AdminsAreStaff}). */
+    public static final String ADMIN = "admin";
     /** The monitoring system's role: it may read /q/metrics and nothing else (application.properties). */
     public static final String METRICS = "metrics";
 
