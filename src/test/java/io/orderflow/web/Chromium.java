@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Map;
 import java.util.logging.Level;
 
@@ -14,6 +15,7 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -21,11 +23,13 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** Debian's headless Chromium driven by its chromedriver, with a fresh profile and the page's console kept for the test to read. */
 final class Chromium implements AutoCloseable {
+
+    /** How long a posted form may take to show its next page: generous, as the proof under faults may share the cores. */
+    private static final Duration NEXT_PAGE = Duration.ofSeconds(60);
 
     /** The narrowest window headless Chromium draws. */
     private static final int MIN_WINDOW_WIDTH = 500;
@@ -60,14 +64,20 @@ final class Chromium implements AutoCloseable {
     }
 
     /**
-     * Waits until the page holding {@code element} has been replaced by the next one; if it never is, fails with what the
-     * browser shows and logged, so that a page that did not change says why.
+     * Presses a form's button and waits until the page it posted to is shown. The page shown before carries a mark of its
+     * own, set here, which no other page has; asking for an element of a page while the browser replaces it can fail
+     * in the driver, so only the mark is asked for, and a failed question is asked again. If no other page ever comes,
+     * fails with what the browser shows and logged, so that a page that did not change says why.
      */
-    void awaitNextPage(WebDriverWait wait, WebElement element) {
+    void submit(WebElement button) {
+        JavascriptExecutor script = (JavascriptExecutor) browser;
+        script.executeScript("window.shownBeforeSubmit = true;");
+        press(button);
         try {
-            wait.until(ExpectedConditions.stalenessOf(element));
+            new WebDriverWait(browser, NEXT_PAGE).ignoring(WebDriverException.class).until(shown -> Boolean.TRUE.equals(((JavascriptExecutor) shown)
+                    .executeScript("return window.shownBeforeSubmit === undefined && document.readyState === 'complete';")));
         } catch (TimeoutException stayed) {
-            Object state = ((JavascriptExecutor) browser).executeScript("""
+            Object state = script.executeScript("""
                     return { readyState: document.readyState, focused: document.activeElement && document.activeElement.outerHTML.slice(0, 200),
                         said: Array.from(document.querySelectorAll('.message, .error')).map(e => e.textContent.trim()),
                         buttons: Array.from(document.querySelectorAll('button')).map(b => b.textContent.trim() + (b.disabled ? ' (disabled)' : '')) };""");

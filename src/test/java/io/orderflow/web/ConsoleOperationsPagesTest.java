@@ -222,7 +222,7 @@ class ConsoleOperationsPagesTest {
     }
 
     /** The key of a shipment the warehouse answered 503 at each of its attempts, once it is a dead letter. */
-    private static String deadShipment() {
+    static String deadShipment() {
         String id = newOrder("alice");
         act("alice", id, "pay").then().statusCode(200);
         // FakeProviders gives a message three attempts.
