@@ -147,8 +147,7 @@ class FaultsIT {
     void postgresRestartedMidLoad() {
         scenarios.underFaults("postgres-restart", (traffic, injectedAt) -> {
             servers.postgres().stopFast();
-            Scenarios.holdUntilFelt(traffic, injectedAt);
-            servers.postgres().launch();
+            Scenarios.holdUntilFelt(traffic, injectedAt, servers.postgres()::launch);
             return System.nanoTime();
         });
     }
@@ -373,8 +372,7 @@ class FaultsIT {
 
     private static long restartRedisEmpty(Traffic traffic, long injectedAt) {
         servers.redis().shutdownNoSave();
-        Scenarios.holdUntilFelt(traffic, injectedAt);
-        servers.redis().launch();
+        Scenarios.holdUntilFelt(traffic, injectedAt, servers.redis()::launch);
         return System.nanoTime();
     }
 
@@ -407,9 +405,6 @@ class FaultsIT {
 
     private static long killAndRestart(int instance, Traffic traffic, long injectedAt) {
         deployment.kill(instance);
-        Scenarios.holdUntilFelt(traffic, injectedAt);
-        long restarting = System.nanoTime();
-        deployment.restart(instance);
-        return restarting;
+        return Scenarios.holdUntilFelt(traffic, injectedAt, () -> deployment.restart(instance));
     }
 }
