@@ -42,7 +42,8 @@ class WorkInProgressTest {
     void aRunThatOutlastsTheWaitDoesNotHoldTheStopUp() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread run = new Thread(() -> {
+        // Joined below, so that what fails in the run fails the test.
+        CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
             assertThat(work.begin()).isTrue();
             running.countDown();
             try {
@@ -53,13 +54,12 @@ class WorkInProgressTest {
                 work.end();
             }
         });
-        run.start();
-        running.await(5, TimeUnit.SECONDS);
+        assertThat(running.await(5, TimeUnit.SECONDS)).as("the run began").isTrue();
 
         CompletableFuture.runAsync(() -> work.stop(Duration.ofMillis(50))).get(5, TimeUnit.SECONDS);
 
         assertThat(work.begin()).isFalse();
         release.countDown();
-        run.join(5_000);
+        run.get(5, TimeUnit.SECONDS);
     }
 }

@@ -32,8 +32,8 @@ import io.orderflow.shared.Hashing;
 final class Audit {
 
     /** What one scenario's audit found; each list names what went wrong, for the failure message. */
-    record Findings(int carts, int orders, int charges, int refunds, int chargesNotTaken, long unconsumedEvents, List<String> duplicates,
-            List<String> lost, List<String> unconverged) {
+    record Findings(int carts, int orders, int charges, int refunds, int chargesNotTaken, long unconsumedEvents, List<String> brokenOff,
+            List<String> duplicates, List<String> lost, List<String> unconverged) {
     }
 
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(120);
@@ -102,8 +102,11 @@ final class Audit {
         notTaken.stream().filter(charge -> !charge.endsWith(" null") && !charge.endsWith(" FAILURE"))
                 .forEach(charge -> lost.add("a charge the provider did not take counts as a payment: " + charge));
         resendEverything(carts, unconverged);
+        // A customer refused an order token never got to order: a failed journey, not a completed one.
+        List<String> brokenOff = carts.stream().filter(cart -> cart.tokenRefused != null)
+                .map(cart -> "cart " + cart.label + ": a token request was answered " + describe(cart.tokenRefused)).toList();
         return new Findings(carts.size(), orders.size(), money.charges.size(), money.refundCount, notTaken.size(), unconsumedEvents,
-                duplicates, lost, unconverged);
+                brokenOff, duplicates, lost, unconverged);
     }
 
     /**

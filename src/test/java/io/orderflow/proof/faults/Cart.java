@@ -41,6 +41,8 @@ final class Cart {
     final boolean tokenPerClient;
     final List<String> tokens = Collections.synchronizedList(new ArrayList<>());
     final List<Exchange> exchanges = Collections.synchronizedList(new ArrayList<>());
+    /** What a token request was answered instead of 201, which broke the journey off before its order; null while none was. */
+    volatile Answer tokenRefused;
 
     Cart(String scenario, int number, Plan plan, int copies) {
         this(scenario, number, plan, copies, false);

@@ -129,8 +129,7 @@ class FailoverIT {
             PrivateRedisCluster cluster = servers.cluster();
             int master = cluster.masterOf(ClusterSlots.slot(FIRST_EVENT_STREAM));
             failovers.add(kill.apply(cluster, master));
-            Scenarios.holdUntilFelt(traffic, injectedAt);
-            cluster.restartNode(master);
+            Scenarios.holdUntilFelt(traffic, injectedAt, () -> cluster.restartNode(master));
             return System.nanoTime();
         });
         publishFailovers(scenario, what, failovers);

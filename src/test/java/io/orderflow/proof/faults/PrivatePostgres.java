@@ -68,6 +68,11 @@ final class PrivatePostgres implements AutoCloseable {
     private void initAndStart() {
         Processes.run(COMMAND_TIMEOUT, installation.command("initdb", "-D", data.toString(), "-U", USER, "--auth=trust", "-E", "UTF8",
                 "--locale=C", "--no-sync"));
+        launch();
+    }
+
+    /** pg_ctl start: the server on its port, with the data it was left with. */
+    void launch() {
         // Room for three instances' pools (32 each) and the proof's own connections. fsync is off: the
         // faults here are server restarts, which write everything out, never a machine losing power.
         String options = "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off";
@@ -77,6 +82,11 @@ final class PrivatePostgres implements AutoCloseable {
     /** pg_ctl restart -m fast: every connection is cut, the server comes back on the same port with its data. */
     void restartFast() {
         pgCtl("-m", "fast", "restart");
+    }
+
+    /** pg_ctl stop -m fast: every connection is cut, until {@link #launch}. */
+    void stopFast() {
+        pgCtl("-m", "fast", "stop");
     }
 
     String jdbcUrl(String schema) {

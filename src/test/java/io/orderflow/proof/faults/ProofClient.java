@@ -67,9 +67,10 @@ final class ProofClient {
         for (int attempt = 0;; attempt++) {
             int instance = (firstInstance + attempt) % instances.size();
             Duration wait = backoff(attempt);
-            traffic.sent();
+            long sentAt = traffic.sent();
             try {
                 HttpResponse<String> response = http.send(build(request, instances.get(instance)), HttpResponse.BodyHandlers.ofString());
+                traffic.answered(sentAt);
                 JsonNode body = parse(response.body());
                 String code = text(body, "code");
                 int status = response.statusCode();

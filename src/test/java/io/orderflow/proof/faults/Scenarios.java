@@ -18,8 +18,11 @@ final class Scenarios {
     /** Clients submitting one cart's token at once in the fault scenarios, one per instance. */
     static final int COPIES = Deployment.INSTANCES;
     static final Duration RECOVERY_LIMIT = Duration.ofSeconds(120);
-    /** The longest a fault is held while clients have not yet run into it. */
-    private static final Duration LONGEST_HOLD = Duration.ofSeconds(5);
+    /**
+     * The longest a fault is held while clients have not yet run into it: with PostgreSQL down, a request waits up to
+     * 5 s for a connection before it is answered 503.
+     */
+    private static final Duration LONGEST_HOLD = Duration.ofSeconds(15);
     /** How many errors clients must have seen before a fault is taken away. */
     private static final int ERRORS_TO_FEEL = 10;
     private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(300);
@@ -38,9 +41,23 @@ final class Scenarios {
         this.settings = settings;
     }
 
-    /** Keeps a fault on until clients have run into it, or for {@link #LONGEST_HOLD}. */
-    static void holdUntilFelt(Traffic traffic, long injectedAt) {
-        Processes.await(LONGEST_HOLD, () -> traffic.errorsBetween(injectedAt, System.nanoTime()) >= ERRORS_TO_FEEL);
+    /**
+     * Keeps a fault on until clients have run into it, or for {@link #LONGEST_HOLD}, then takes it away; fails if they had not.
+     * Returns System.nanoTime() when it began to take the fault away.
+     */
+    static long holdUntilFelt(Traffic traffic, long injectedAt, Runnable takeAway) {
+        boolean felt = Processes.await(LONGEST_HOLD, () -> traffic.errorsBetween(injectedAt, System.nanoTime()) >= ERRORS_TO_FEEL);
+        long takingAway = System.nanoTime();
+        takeAway.run();
+        assertThat(felt).as("%d errors seen by clients within %d s of the fault", ERRORS_TO_FEEL, LONGEST_HOLD.toSeconds()).isTrue();
+        return takingAway;
+    }
+
+    /** Fails unless a request sent while the fault held was held up by it: what a stall does, which may fail nothing. */
+    static void requireHeldUp(Traffic traffic, long injectedAt, long takenAway) {
+        // Requests held up by the fault are answered just after it ends.
+        Processes.require(LONGEST_HOLD, "a request sent during the fault answered " + Traffic.HELD_UP.toSeconds() + " s or more later",
+                () -> traffic.heldUpBetween(injectedAt, takenAway) > 0);
     }
 
     /**
@@ -70,7 +87,9 @@ final class Scenarios {
             }
             shoppers.stop();
         }
-        return audit(scenario, client, traffic, shoppers.finish(), settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
+        // Each journey awaited before, between and after the faults makes an order.
+        int leastOrders = settings.journeysBetween() * (settings.faultsPerScenario() + 1);
+        return audit(scenario, client, traffic, shoppers.finish(), leastOrders, settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
     }
 
     private static void awaitJourneys(Shoppers shoppers, int completed) {
@@ -81,13 +100,21 @@ final class Scenarios {
         return Shoppers.start(client, Deployment.INSTANCES, shoppers, carts).finish();
     }
 
-    /** Audits the carts, publishes the scenario's line of figures and asserts that nothing was lost, doubled or left unconverged. */
-    Figures audit(String scenario, ProofClient client, Traffic traffic, List<Cart> carts, int faults, long errorsDuringFaults,
+    /**
+     * Audits the carts, publishes the scenario's line of figures and asserts that the orders were made (one for each cart
+     * that got its order token, every cart got one, at least leastOrders) and nothing was lost, doubled or left unconverged.
+     */
+    Figures audit(String scenario, ProofClient client, Traffic traffic, List<Cart> carts, int leastOrders, int faults, long errorsDuringFaults,
             long recoveredMillis) {
         long requests = traffic.requests();
         Audit.Findings findings = new Audit(deployment, client).check(carts);
-        Figures figures = new Figures(scenario, requests, faults, errorsDuringFaults, recoveredMillis, findings, traffic.serverErrors());
+        Figures figures = new Figures(scenario, requests, faults, errorsDuringFaults, recoveredMillis, findings, traffic.serverErrors(),
+                traffic.heldUp());
         figures.publish(settings.results());
+        int tokened = (int) carts.stream().filter(cart -> !cart.tokens.isEmpty()).count();
+        assertThat(findings.brokenOff()).as(scenario + ": journeys broken off without an order token").isEmpty();
+        assertThat(findings.orders()).as(scenario + ": orders, one for each cart that got its order token").isEqualTo(tokened);
+        assertThat(findings.orders()).as(scenario + ": orders made").isGreaterThanOrEqualTo(leastOrders);
         assertThat(findings.duplicates()).as(scenario + ": duplicates").isEmpty();
         assertThat(findings.lost()).as(scenario + ": lost").isEmpty();
         assertThat(findings.unconverged()).as(scenario + ": unconverged").isEmpty();

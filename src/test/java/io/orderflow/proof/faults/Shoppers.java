@@ -54,7 +54,10 @@ final class Shoppers implements AutoCloseable {
                     while (!load.stopping.get() && (cart = carts.apply(next.getAndIncrement())) != null) {
                         load.shop(cart);
                         load.done.add(cart);
-                        load.completed.incrementAndGet();
+                        // A journey broken off without its order token failed: the audit finds it.
+                        if (cart.tokenRefused == null) {
+                            load.completed.incrementAndGet();
+                        }
                     }
                 } catch (RuntimeException | Error e) {
                     load.broken.add(e);
@@ -123,10 +126,11 @@ final class Shoppers implements AutoCloseable {
         }
     }
 
-    /** A fresh order token for the cart, or null when none was issued. */
+    /** A fresh order token for the cart, or null when none was issued (the cart keeps the answer). */
     private String newToken(Cart cart, int number) {
         Answer issued = client.send(new Request(cart.user, "/orders/token", null, null, "token-" + cart.label + "-" + number), cart.number);
         if (issued.status() != 201) {
+            cart.tokenRefused = issued;
             return null;
         }
         cart.tokens.add(issued.token());
