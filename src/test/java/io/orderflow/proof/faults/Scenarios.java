@@ -73,7 +73,7 @@ final class Scenarios {
         return audit(scenario, client, traffic, shoppers.finish(), settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
     }
 
-    private static void awaitJourneys(Shoppers shoppers, int completed) {
+    static void awaitJourneys(Shoppers shoppers, int completed) {
         Processes.require(PROGRESS_LIMIT, completed + " shopping journeys completed", () -> shoppers.completed() >= completed);
     }
 
@@ -97,6 +97,6 @@ final class Scenarios {
     }
 
     ProofClient client(Traffic traffic) {
-        return new ProofClient(deployment.http, deployment.bases(), traffic);
+        return new ProofClient(deployment.http, deployment::bases, traffic);
     }
 }
