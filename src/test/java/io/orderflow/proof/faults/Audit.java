@@ -101,7 +101,7 @@ final class Audit {
         query(CHARGES_NOT_TAKEN, orderIds, row -> notTaken.add(row.getString(1) + " " + row.getString(2) + " " + row.getString(3)));
         notTaken.stream().filter(charge -> !charge.endsWith(" null") && !charge.endsWith(" FAILURE"))
                 .forEach(charge -> lost.add("a charge the provider did not take counts as a payment: " + charge));
-        resendEverything(carts, unconverged);
+        unconverged.addAll(resendEverything(carts));
         // A customer refused an order token never got to order: a failed journey, not a completed one.
         List<String> brokenOff = carts.stream().filter(cart -> cart.tokenRefused != null)
                 .map(cart -> "cart " + cart.label + ": a token request was answered " + describe(cart.tokenRefused)).toList();
@@ -178,14 +178,17 @@ final class Audit {
         }
     }
 
-    /** Sends every request once more, to another instance, several at a time: it must get the answer its client got. */
-    private void resendEverything(List<Cart> carts, List<String> unconverged) {
+    /**
+     * Sends every request once more, to another instance of the audit's client, several at a time: it must get the
+     * answer its client got. Returns each request that got another.
+     */
+    List<String> resendEverything(List<Cart> carts) {
         ExecutorService senders = Executors.newFixedThreadPool(RESENDERS);
         try {
             List<CompletableFuture<String>> checks = carts.stream()
                     .flatMap(cart -> List.copyOf(cart.exchanges).stream().map(exchange -> CompletableFuture.supplyAsync(() -> resend(cart, exchange), senders)))
                     .toList();
-            checks.stream().map(CompletableFuture::join).filter(Objects::nonNull).forEach(unconverged::add);
+            return checks.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList();
         } finally {
             senders.shutdown();
         }

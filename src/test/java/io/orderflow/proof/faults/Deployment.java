@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,9 +16,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Three packaged instances of the service on one schema and one key prefix, in front of private
+ * Three packaged instances of the service (or those of a rolling upgrade, two releases' jars) on one schema and one key prefix, in front of private
  * data servers (a PostgreSQL and a Redis, or a failover formation and a Redis Cluster). Instance 0 alone runs the outbox relay, so that killing it leaves
  * order events, refunds and shipments waiting for it to come back. Leases are shortened from their
  * defaults so that work a dead or stalled holder leaves behind is taken over within seconds.
@@ -28,28 +30,30 @@ final class Deployment implements AutoCloseable {
     static final String KEY_PREFIX = "proof:";
     static final int INSTANCES = 3;
     static final int RELAY = 0;
+    /** After SIGTERM, readiness answers DOWN within this, while the instance still serves. */
+    static final Duration SIGNAL_LIMIT = Duration.ofSeconds(2);
+    /** quarkus.shutdown.delay and timeout (5 s and 20 s), and the background work's own stop, with room to spare. */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(40);
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
     private static final String SANDBOX_KEY = "sk_proof_" + UUID.randomUUID();
 
     final DataServers servers;
-    final List<ServiceInstance> instances = new ArrayList<>();
+    /** The instances in service; a rolling upgrade adds and removes some while clients read it. */
+    final List<ServiceInstance> instances = new CopyOnWriteArrayList<>();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+    private final Path workDir;
 
-    private Deployment(DataServers servers) {
+    private Deployment(DataServers servers, Path workDir) {
         this.servers = servers;
+        this.workDir = workDir;
     }
 
     /** Starts the instances on the servers, which the deployment then owns: it closes them with itself. */
     static Deployment start(ProofSettings settings, DataServers servers) {
-        Deployment deployment = new Deployment(servers);
+        Deployment deployment = withoutInstances(settings, servers);
         try {
-            if (!Files.isRegularFile(settings.jar())) {
-                throw new IllegalStateException("No packaged service at " + settings.jar() + ": run ./mvnw package first");
-            }
-            Files.createDirectories(settings.workDir());
             for (int i = 0; i < INSTANCES; i++) {
-                deployment.instances.add(new ServiceInstance("instance-" + i, settings.jar(), settings.workDir().resolve("instance-" + i + ".log"),
-                        deployment.environment(i == RELAY), deployment.http));
+                deployment.instances.add(deployment.instance("instance-" + i, settings.jar(), i == RELAY));
             }
             // The first one migrates the schema alone; the others start together once it is done.
             deployment.instances.get(0).start();
@@ -57,13 +61,65 @@ final class Deployment implements AutoCloseable {
             deployment.instances.subList(1, INSTANCES).forEach(ServiceInstance::start);
             deployment.instances.subList(1, INSTANCES).forEach(instance -> instance.awaitReady(START_LIMIT));
             return deployment;
-        } catch (IOException e) {
-            deployment.close();
-            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
             deployment.close();
             throw e;
         }
+    }
+
+    /** A deployment on the servers, which it then owns, with no instance yet: {@link #putInService} starts them. */
+    static Deployment withoutInstances(ProofSettings settings, DataServers servers) {
+        try {
+            Files.createDirectories(settings.workDir());
+            return new Deployment(servers, settings.workDir());
+        } catch (IOException e) {
+            servers.close();
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private ServiceInstance instance(String name, Path jar, boolean relay) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("No packaged service at " + jar + ": run ./mvnw package first");
+        }
+        return new ServiceInstance(name, jar, workDir.resolve(name + ".log"), environment(relay), http);
+    }
+
+    /**
+     * Starts an instance of a release's jar running the outbox relay, as every instance does where deployed, and puts
+     * it in service (clients reach it from then on) once it is ready, as a rollout adds a pod to the endpoints.
+     */
+    ServiceInstance putInService(String name, Path jar) {
+        return putBackInService(instance(name, jar, true));
+    }
+
+    /** Starts an instance taken out of service again, and puts it back in service once it is ready. */
+    ServiceInstance putBackInService(ServiceInstance instance) {
+        instance.start();
+        try {
+            instance.awaitReady(START_LIMIT);
+        } catch (RuntimeException e) {
+            instance.stop();
+            throw e;
+        }
+        instances.add(instance);
+        return instance;
+    }
+
+    /**
+     * Takes an instance out of service as a rollout does: SIGTERM, out of the endpoints once its readiness answers
+     * DOWN (it still serves what it was sent), then its exit. Returns how long it took to exit.
+     */
+    Duration takeOutOfService(ServiceInstance instance) {
+        long signalled = System.nanoTime();
+        instance.signalStop();
+        Processes.require(SIGNAL_LIMIT, instance.name() + ": readiness DOWN after SIGTERM", () -> !instance.ready());
+        instances.remove(instance);
+        if (!instance.exitedWithin(STOP_LIMIT)) {
+            instance.kill();
+            throw new IllegalStateException(instance.name() + " did not exit within " + STOP_LIMIT.toSeconds() + " s of SIGTERM");
+        }
+        return Duration.ofNanos(System.nanoTime() - signalled);
     }
 
     private Map<String, String> environment(boolean relay) {

@@ -54,11 +54,8 @@ class FaultsIT {
     private static final String OVERDUE_REFUNDS = "orders_refunds_overdue";
     /** The refund outage's attempts budget (orders.outbox.max-attempts), which its refunds outlast. */
     private static final int REFUND_ATTEMPTS_BUDGET = 3;
-    private static final Duration SIGNAL_LIMIT = Duration.ofSeconds(2);
     /** Under load some token, key, payment or outbox message is claimed nearly all the time. */
     private static final Duration WORK_LIMIT = Duration.ofSeconds(10);
-    /** quarkus.shutdown.delay and timeout (5 s and 20 s), and the background work's own stop, with room to spare. */
-    private static final Duration STOP_LIMIT = Duration.ofSeconds(40);
     /** Less than every lease of the deployment (tokens 5 s, keys 10 s, payments and the outbox 15 s): one the stopped instance kept would outlast it. */
     private static final Duration HANDED_BACK_LIMIT = Duration.ofSeconds(3);
     /** The token and key records in Redis that are claimed (or running) with their lease not run out: {key, claim id} each. */
@@ -327,10 +324,10 @@ class FaultsIT {
             });
             long signalled = System.nanoTime();
             relay.signalStop();
-            Processes.require(SIGNAL_LIMIT, scenario + ": readiness DOWN after SIGTERM", () -> !relay.ready());
+            Processes.require(Deployment.SIGNAL_LIMIT, scenario + ": readiness DOWN after SIGTERM", () -> !relay.ready());
             long notReady = Duration.ofNanos(System.nanoTime() - signalled).toMillis();
             assertThat(relay.live()).as(scenario + ": still serving while load balancers take it out").isTrue();
-            assertThat(relay.exitedWithin(STOP_LIMIT)).as(scenario + ": exited within the shutdown delay and timeout").isTrue();
+            assertThat(relay.exitedWithin(Deployment.STOP_LIMIT)).as(scenario + ": exited within the shutdown delay and timeout").isTrue();
             long exited = System.nanoTime();
 
             List<String> leases = heldLeases();

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +22,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * A client as a real one behaves: on no answer, a 5xx, 429 or a 409 saying the same request is still
  * in progress, it sends the very same request again (same Order-Token, same Idempotency-Key, same
  * body), to the next instance, after a jittered backoff that honours Retry-After, until it gets any
- * other answer or its retry budget is spent.
+ * other answer or its retry budget is spent. The instances are those in service at each try, as a load
+ * balancer's endpoints change during a rolling upgrade.
  */
 final class ProofClient {
 
@@ -52,10 +54,10 @@ final class ProofClient {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http;
-    private final List<URI> instances;
+    private final Supplier<List<URI>> instances;
     private final Traffic traffic;
 
-    ProofClient(HttpClient http, List<URI> instances, Traffic traffic) {
+    ProofClient(HttpClient http, Supplier<List<URI>> instances, Traffic traffic) {
         this.http = http;
         this.instances = instances;
         this.traffic = traffic;
@@ -65,11 +67,12 @@ final class ProofClient {
     Answer send(Request request, int firstInstance) {
         long giveUpAt = System.nanoTime() + ProofSettings.RETRY_BUDGET.toNanos();
         for (int attempt = 0;; attempt++) {
-            int instance = (firstInstance + attempt) % instances.size();
+            List<URI> inService = instances.get();
+            int instance = (firstInstance + attempt) % inService.size();
             Duration wait = backoff(attempt);
             long sentAt = traffic.sent();
             try {
-                HttpResponse<String> response = http.send(build(request, instances.get(instance)), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(build(request, inService.get(instance)), HttpResponse.BodyHandlers.ofString());
                 traffic.answered(sentAt);
                 JsonNode body = parse(response.body());
                 String code = text(body, "code");

@@ -92,7 +92,7 @@ final class Scenarios {
         return audit(scenario, client, traffic, shoppers.finish(), leastOrders, settings.faultsPerScenario(), errorsDuringFaults, slowestRecovery);
     }
 
-    private static void awaitJourneys(Shoppers shoppers, int completed) {
+    static void awaitJourneys(Shoppers shoppers, int completed) {
         Processes.require(PROGRESS_LIMIT, completed + " shopping journeys completed", () -> shoppers.completed() >= completed);
     }
 
@@ -124,6 +124,6 @@ final class Scenarios {
     }
 
     ProofClient client(Traffic traffic) {
-        return new ProofClient(deployment.http, deployment.bases(), traffic);
+        return new ProofClient(deployment.http, deployment::bases, traffic);
     }
 }
