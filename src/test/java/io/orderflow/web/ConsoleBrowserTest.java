@@ -141,7 +141,8 @@ class ConsoleBrowserTest {
             chromium.submit(confirm);
             assertThat(Orders.value("SELECT disabled_at IS NOT NULL FROM users WHERE name = ?", clerk)).isEqualTo("t");
 
-            for (String page : List.of("products/new", "refunds", "reconciliation", "orders?view=paid-not-shipped", "health")) {
+            for (String page : List.of("products/new", "refunds", "reconciliation", "orders?view=paid-not-shipped", "orders/" + UUID.randomUUID(),
+                    "products/NO-SUCH-SKU", "nowhere", "health")) {
                 browser.get(site + "console/" + page);
                 violations.addAll(axe.serious(browser, page));
             }
@@ -157,6 +158,7 @@ class ConsoleBrowserTest {
             wait.until(ExpectedConditions.presenceOfElementLocated(By.tagName("h1")));
             assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not for this account");
             assertThat(browser.findElement(By.tagName("main")).getText()).contains("The console is for staff.");
+            violations.addAll(axe.serious(browser, "refused to a customer"));
             assertThat(browser.findElements(By.id("orders"))).isEmpty();
         }
         assertThat(violations).as("serious or critical accessibility violations on the console's pages").isEmpty();
