@@ -9,8 +9,13 @@
 #             of an order-event stream moves, PostgreSQL switches over and its primary's node is killed
 #             whole; each three times. Needs pg_autoctl (apt-get install postgresql-15-auto-failover).
 #             Writes ops/proof/RESULTS-failover.md.
+#   soak      one packaged instance as deployed under the mixed workload (tokens, orders and their replays, reads, pays,
+#             shipments, cancels with refunds, orders left to expire, the web checkout) at half the rate it serves, for
+#             an hour, sampling memory, threads, open files, connections, table sizes, Redis and each request's p99
+#             every 10 s. Needs gnuplot (apt-get install gnuplot-nox). Writes ops/proof/RESULTS-soak.md and
+#             ops/proof/soak.png.
 #
-# Usage: ops/proof/run.sh [faults|failover]   (faults: about 17 minutes on a 2-core machine)
+# Usage: ops/proof/run.sh [faults|failover|soak]   (faults: about 17 minutes on a 2-core machine; soak: about 65)
 # The short versions run in every ./mvnw verify (faults) and in .ci/run (failover); see ops/proof/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,7 +24,8 @@ proof=${1:-faults}
 case "$proof" in
   faults) test=FaultsIT results=ops/proof/RESULTS.md title="Proof under faults" ;;
   failover) test=FailoverIT results=ops/proof/RESULTS-failover.md title="Proof over failovers" ;;
-  *) echo "usage: ops/proof/run.sh [faults|failover]" >&2; exit 2 ;;
+  soak) test=SoakIT results=ops/proof/RESULTS-soak.md title="Soak" ;;
+  *) echo "usage: ops/proof/run.sh [faults|failover|soak]" >&2; exit 2 ;;
 esac
 figures=target/proof-$proof/figures.txt
 
@@ -28,7 +34,7 @@ command -v java >/dev/null || { echo "ops/proof/run.sh needs java (see ops/proof
 # Packages the service (before the tests) and runs only the proof.
 mkdir -p target
 status=0
-./mvnw -B test -Dproof.mode=long -Dtest="$test" -Dexcluded.failover.group=none \
+./mvnw -B test -Dproof.mode=long -Dtest="$test" -Dexcluded.failover.group=none -Dexcluded.soak.group=none \
   -Dproof.results="$PWD/$figures" | tee "target/proof-$proof-run.log" || status=$?
 
 {
@@ -39,6 +45,22 @@ status=0
     "$(java -version 2>&1 | head -n 1); PostgreSQL $(/usr/lib/postgresql/15/bin/postgres --version 2>/dev/null | awk '{ print $3 }' || echo '17 (embedded)');" \
     "Redis $(redis-server --version 2>/dev/null | sed -E 's/.* v=([^ ]+).*/\1/' || echo '6.2 (embedded)')."
   echo
+  if [ "$proof" = soak ]; then
+    echo "One instance of the packaged service as deployed (ops/jvm.options), on a private PostgreSQL and Redis. Its capacity"
+    echo "is measured first (16 shoppers, each starting its next journey when the last ends); then journeys start at half"
+    echo "that rate, whatever the answers' pace. Every 10 s the run samples the instance's RSS, heap after GC, threads and"
+    echo "open files, PostgreSQL's connections and each table's size, Redis's memory and keys, and each kind of request's"
+    echo "p99. A level fails when its least-squares slope over the last 40 minutes would double it within a day; a p99"
+    echo "fails when the median of its last 10 minutes is more than 50 % above that of the 10 minutes after the warm-up."
+    echo "Purged rows and expiring keys are kept for 10 minutes (a sixth of the run) so that they level off within it; the"
+    echo "tables holding the orders' own record grow with the orders by design and are judged per order."
+    echo
+    echo '```'
+    if [ -s "$figures" ]; then cat "$figures"; else echo "(no figures: the run failed before it sampled)"; fi
+    echo '```'
+    echo
+    echo "![each series of the soak](soak.png)"
+  else
   echo "Three instances of the packaged service (demo profile, one schema, one key prefix); instance 0 alone runs"
   echo "the outbox relay. Each fault scenario injects its fault 3 times under steady load; each line counts the"
   echo "requests clients sent (retries included), the errors they saw from each fault until every instance was"
@@ -51,6 +73,7 @@ status=0
   echo '```'
   if [ -s "$figures" ]; then cat "$figures"; else echo "(no figures: the run failed before the first scenario)"; fi
   echo '```'
+  fi
   echo
   if [ "$status" -eq 0 ]; then
     echo "Every assertion held."
@@ -64,4 +87,9 @@ status=0
   fi
 } >"$results"
 echo "Wrote $results"
+samples=$(dirname "$figures")/samples.tsv
+if [ "$proof" = soak ] && [ -s "$samples" ]; then
+  gnuplot -e "data='$samples'; out='ops/proof/soak.png'; columns=$(($(head -n 1 "$samples" | awk -F '\t' '{ print NF }') - 1))" ops/proof/soak.gp
+  echo "Wrote ops/proof/soak.png"
+fi
 exit "$status"

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 /**
  * Three packaged instances of the service (or those of a rolling upgrade, two releases' jars) on one schema and one key prefix, in front of private
@@ -35,6 +36,7 @@ final class Deployment implements AutoCloseable {
     /** quarkus.shutdown.delay and timeout (5 s and 20 s), and the background work's own stop, with room to spare. */
     static final Duration STOP_LIMIT = Duration.ofSeconds(40);
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
+    private static final Path JVM_OPTIONS = Path.of("ops/jvm.options");
     private static final String SANDBOX_KEY = "sk_proof_" + UUID.randomUUID();
 
     final DataServers servers;
@@ -79,10 +81,14 @@ final class Deployment implements AutoCloseable {
     }
 
     private ServiceInstance instance(String name, Path jar, boolean relay) {
+        return instance(name, jar, relay, ServiceInstance.PROOF_JVM);
+    }
+
+    private ServiceInstance instance(String name, Path jar, boolean relay, List<String> jvmOptions) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No packaged service at " + jar + ": run ./mvnw package first");
         }
-        return new ServiceInstance(name, jar, workDir.resolve(name + ".log"), environment(relay), http);
+        return new ServiceInstance(name, jar, workDir.resolve(name + ".log"), environment(relay), jvmOptions, http);
     }
 
     /**
@@ -91,6 +97,24 @@ final class Deployment implements AutoCloseable {
      */
     ServiceInstance putInService(String name, Path jar) {
         return putBackInService(instance(name, jar, true));
+    }
+
+    /**
+     * Starts an instance as it is deployed (the JVM options of ops/jvm.options, the outbox relay on) with these settings over the
+     * deployment's own, and puts it in service once it is ready.
+     */
+    ServiceInstance putInServiceAsDeployed(String name, Path jar, Map<String, String> settings) {
+        ServiceInstance instance = instance(name, jar, true, deployedJvmOptions());
+        instance.configure(settings);
+        return putBackInService(instance);
+    }
+
+    private static List<String> deployedJvmOptions() {
+        try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
+            return lines.map(String::trim).filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Starts an instance taken out of service again, and puts it back in service once it is ready. */

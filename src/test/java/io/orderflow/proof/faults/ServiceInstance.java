@@ -23,6 +23,8 @@ import io.orderflow.support.ReservedPorts;
 final class ServiceInstance {
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** C1 only and a modest heap: three instances and the proof share two cores, and quick restarts matter more than peak speed. */
+    static final List<String> PROOF_JVM = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m");
     private static final int LOG_LINES_ON_FAILURE = 40;
 
     private final String name;
@@ -30,17 +32,19 @@ final class ServiceInstance {
     private final Path jar;
     private final Path log;
     private final Map<String, String> environment;
+    private final List<String> jvmOptions;
     private final HttpClient http;
     /** Settings over the deployment's own, for the starts from now on. */
     private Map<String, String> overrides = Map.of();
     private Process process;
 
-    ServiceInstance(String name, Path jar, Path log, Map<String, String> environment, HttpClient http) {
+    ServiceInstance(String name, Path jar, Path log, Map<String, String> environment, List<String> jvmOptions, HttpClient http) {
         this.name = name;
         this.port = ReservedPorts.next();
         this.jar = jar;
         this.log = log;
         this.environment = environment;
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.http = http;
         try {
             // One log a run; the instance's restarts within the run append to it.
@@ -64,9 +68,10 @@ final class ServiceInstance {
     }
 
     void start() {
-        // C1 only and a modest heap: three instances and the proof share two cores, and quick restarts matter more than peak speed.
-        ProcessBuilder builder = Processes.yielding("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar",
-                jar.toAbsolutePath().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        List<String> command = Stream.of(Stream.of("java"), jvmOptions.stream(), Stream.of("-jar", jar.toAbsolutePath().toString()))
+                .flatMap(part -> part).toList();
+        ProcessBuilder builder = Processes.yielding(command.toArray(String[]::new)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         builder.environment().putAll(overrides);
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
@@ -117,6 +122,11 @@ final class ServiceInstance {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** The operating system's id of its process while it runs. */
+    long pid() {
+        return process.pid();
     }
 
     /** The process runs (it may still be starting). */

@@ -172,7 +172,8 @@ final class Shoppers implements AutoCloseable {
         return running.stream().map(CompletableFuture::join).toList();
     }
 
-    private static ThreadFactory daemon(String name) {
+    /** Daemon threads of this name: a proof's load never keeps the test's JVM alive. */
+    static ThreadFactory daemon(String name) {
         return task -> {
             Thread thread = new Thread(task, name);
             thread.setDaemon(true);
