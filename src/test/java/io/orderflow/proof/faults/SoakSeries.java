@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * One measure of the soak, sampled every few seconds, and whether it stayed flat: a level (memory, threads, connections,
- * keys, a table's size) must not grow at a pace that would double it within a day over the judged window; a latency must
- * not drift by more than half between the window after the warm-up and the last one.
+ * keys, a table's size) must not grow at a pace that would double it within a day over the judged window, by more than its
+ * grain; a latency must not drift by more than half between the window after the warm-up and the last one.
  */
 final class SoakSeries {
 
@@ -28,11 +28,18 @@ final class SoakSeries {
 
     final String name;
     final Kind kind;
+    /** The least rise over the judged window that counts as growth: the measure's own grain. */
+    private final double grain;
     private final List<double[]> points = new ArrayList<>();
 
     SoakSeries(String name, Kind kind) {
+        this(name, kind, 0);
+    }
+
+    SoakSeries(String name, Kind kind, double grain) {
         this.name = name;
         this.kind = kind;
+        this.grain = grain;
     }
 
     void add(double seconds, double value) {
@@ -58,7 +65,8 @@ final class SoakSeries {
         double mean = judged.stream().mapToDouble(point -> point[1]).average().orElse(Double.NaN);
         double daysToDouble = slope > 0 ? mean / (slope * DAY) : Double.POSITIVE_INFINITY;
         if (kind == Kind.LEVEL) {
-            return new Verdict(name, kind, first, last, slope * 3600, daysToDouble, Double.NaN, !(daysToDouble < 1));
+            double rise = judged.isEmpty() ? 0 : slope * (judged.get(judged.size() - 1)[0] - judged.get(0)[0]);
+            return new Verdict(name, kind, first, last, slope * 3600, daysToDouble, Double.NaN, !(daysToDouble < 1 && rise > grain));
         }
         double before = median(points.stream().filter(point -> point[0] >= firstWindowFrom && point[0] < firstWindowTo).toList());
         double after = median(points.stream().filter(point -> point[0] >= lastWindowFrom).toList());
