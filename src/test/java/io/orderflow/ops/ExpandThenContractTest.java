@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.orderflow.ops.ContractingStatements.Finding;
+import io.orderflow.proof.faults.PreviousRelease;
 import io.orderflow.support.FastTest;
 
 /**
@@ -66,7 +67,7 @@ class ExpandThenContractTest {
         for (String name : previousReleaseMigrations()) {
             Path ours = MIGRATIONS.resolve(name);
             assertThat(ours).as("a migration the previous release applied").exists();
-            assertThat(Files.readString(ours)).as("%s as the previous release applied it", name).isEqualTo(git("show", commit() + ":" + MIGRATIONS + "/" + name));
+            assertThat(Files.readString(ours)).as("%s as the previous release applied it", name).isEqualTo(git("show", PreviousRelease.commit() + ":" + MIGRATIONS + "/" + name));
         }
     }
 
@@ -128,12 +129,7 @@ class ExpandThenContractTest {
     }
 
     private static List<String> previousReleaseMigrations() throws IOException, InterruptedException {
-        return git("ls-tree", "--name-only", commit() + ":" + MIGRATIONS).lines().filter(name -> name.endsWith(".sql")).toList();
-    }
-
-    private static String commit() throws IOException {
-        return Files.readAllLines(Path.of("ops", "upgrade", "previous-release")).stream().filter(line -> !line.isBlank() && !line.startsWith("#"))
-                .findFirst().orElseThrow();
+        return git("ls-tree", "--name-only", PreviousRelease.commit() + ":" + MIGRATIONS).lines().filter(name -> name.endsWith(".sql")).toList();
     }
 
     private static String git(String... arguments) throws IOException, InterruptedException {

@@ -13,7 +13,7 @@ import java.util.Map;
  * sources are taken out of git into target/previous-release/COMMIT and built there offline, once; later runs
  * reuse the jar while the commit stays the same.
  */
-final class PreviousRelease {
+public final class PreviousRelease {
 
     static final Path RECORD = Path.of("ops/upgrade/previous-release");
     /**
@@ -30,7 +30,7 @@ final class PreviousRelease {
     }
 
     /** Its commit: the one line of the record that is not a comment. */
-    static String commit() {
+    public static String commit() {
         try {
             List<String> lines = Files.readAllLines(RECORD).stream().map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#"))
                     .toList();

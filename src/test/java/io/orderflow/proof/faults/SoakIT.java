@@ -85,6 +85,8 @@ class SoakIT {
                     // Returns only if a sample failed, with its failure.
                     sampling.get(length.toSeconds(), TimeUnit.SECONDS);
                 } catch (TimeoutException endOfRun) {
+                    // The run's length is up: the samples are all taken.
+                } finally {
                     sampler.shutdown();
                     sampler.awaitTermination(1, TimeUnit.MINUTES);
                 }

@@ -30,6 +30,8 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.orderflow.support.SignInForm;
+
 /**
  * The soak's shoppers and staff on one instance: journeys through the API (token, order, a replay of it, reads, pay, ship,
  * cancel with its refund, orders left to expire) and through the web checkout (sign-in, the form, the order's page), each
@@ -58,7 +60,6 @@ final class SoakLoad implements AutoCloseable {
     private static final String PAY_BODY = "{\"paymentMethod\":\"pm_card_visa\"}";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final int MOST_SURPRISES_KEPT = 20;
-    private static final Pattern SIGN_IN_ACTION = Pattern.compile("action=\"(/j_security_check\\?csrf-token=[^\"]+)\"");
     private static final Pattern FORM_TOKEN = Pattern.compile("name=\"token\" value=\"([^\"]+)\"");
     private static final Pattern CSRF = Pattern.compile("name=\"csrf-token\" value=\"([^\"]+)\"");
     private static final Pattern NOTEBOOK_PRICE = Pattern.compile("name=\"unitPrice\" value=\"([^\"]+)\" id=\"shown-price-ABC-1\"");
@@ -204,7 +205,7 @@ final class SoakLoad implements AutoCloseable {
     }
 
     private void signIn(HttpClient browser, String user) {
-        String action = found(SIGN_IN_ACTION, exchange(browser, Call.SIGN_IN, page("/login")), Call.SIGN_IN);
+        String action = found(SignInForm.ACTION, exchange(browser, Call.SIGN_IN, page("/login")), Call.SIGN_IN);
         HttpResponse<String> signedIn = timed(browser, Call.SIGN_IN, form(action, Map.of("j_username", user, "j_password", user)));
         if (signedIn.statusCode() != 302 && signedIn.statusCode() != 303) {
             throw surprise(Call.SIGN_IN, signedIn.statusCode(), signedIn.body());
