@@ -22,7 +22,7 @@ import io.orderflow.shared.problem.Problem;
  * operation may answer 401, and 429 when sign-ins are throttled, and one that changes state 403 when a
  * browser sent it for another site; any may be asked for a type it
  * does not answer in (406); a body may be refused as too large or of the wrong type; any refuses a
- * query parameter it does not take (400); and any operation may find a backing service down (503,
+ * query parameter it does not take (400); and any operation may find a backing service down, or the service at capacity (503,
  * nothing changed). Answers an operation declares itself are left as they are, or completed.
  */
 public class CommonAnswers implements OASFilter {
@@ -54,7 +54,8 @@ public class CommonAnswers implements OASFilter {
         }
         addOrAppend(responses, "400", "`validation-failed`: a query parameter this operation does not take (errors names it)", null);
         addIfAbsent(responses, "406", "`not-acceptable`: the Accept header allows no type this operation answers in", null);
-        addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering; retry after Retry-After, a change "
+        addIfAbsent(responses, "503", "`service-unavailable`: PostgreSQL or Redis is not answering, or the service is at capacity and did nothing of "
+                + "the request; retry after Retry-After, a change "
                 + "with the same order token or Idempotency-Key, which makes it take effect once", Map.of("Retry-After", retryAfter()));
         responses.getAPIResponses().forEach((status, response) -> {
             if (isError(status) && response.getContent() == null && response.getRef() == null) {
