@@ -39,6 +39,8 @@ final class Cart {
     final int copies;
     /** Whether each client takes its own token, all of them sending the cart's one Idempotency-Key. */
     final boolean tokenPerClient;
+    /** Whether each client sends the one token with an Idempotency-Key of its own: the token alone keeps them to one order. */
+    final boolean keyPerClient;
     final List<String> tokens = Collections.synchronizedList(new ArrayList<>());
     final List<Exchange> exchanges = Collections.synchronizedList(new ArrayList<>());
     /** What a token request was answered instead of 201, which broke the journey off before its order; null while none was. */
@@ -49,6 +51,10 @@ final class Cart {
     }
 
     Cart(String scenario, int number, Plan plan, int copies, boolean tokenPerClient) {
+        this(scenario, number, plan, copies, tokenPerClient, false);
+    }
+
+    Cart(String scenario, int number, Plan plan, int copies, boolean tokenPerClient, boolean keyPerClient) {
         this.label = scenario + "-" + number;
         this.number = number;
         this.user = number % 2 == 0 ? "alice" : "bob";
@@ -56,6 +62,7 @@ final class Cart {
         this.plan = plan;
         this.copies = copies;
         this.tokenPerClient = tokenPerClient;
+        this.keyPerClient = keyPerClient;
     }
 
     List<Exchange> exchanges(Kind kind) {

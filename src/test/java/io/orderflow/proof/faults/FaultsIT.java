@@ -112,7 +112,7 @@ class FaultsIT {
         int copies = 10;
         Traffic traffic = new Traffic();
         ProofClient client = scenarios.client(traffic);
-        List<Cart> carts = scenarios.shop(client, 4, number -> number < tokens ? new Cart("tokens", number, Plan.ORDER_ONLY, copies) : null);
+        List<Cart> carts = scenarios.shop(client, 4, number -> number < tokens ? new Cart("tokens", number, Plan.ORDER_ONLY, copies, false, number % 2 == 1) : null);
         Figures figures = scenarios.audit("hammered-tokens", client, traffic, carts, tokens, 0, 0, 0);
 
         assertThat(carts.stream().mapToLong(cart -> cart.exchanges(Cart.Kind.SUBMIT).size()).sum()).isEqualTo(tokens * copies);

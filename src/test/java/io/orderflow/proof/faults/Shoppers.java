@@ -112,7 +112,8 @@ final class Shoppers implements AutoCloseable {
                 }
                 int instance = cart.number + copy;
                 String sent = token;
-                copies.add(() -> exchange(Kind.SUBMIT, new Request(cart.user, "/orders", cart.body, sent, key), instance));
+                String sentKey = cart.keyPerClient ? key + "-" + copy : key;
+                copies.add(() -> exchange(Kind.SUBMIT, new Request(cart.user, "/orders", cart.body, sent, sentKey), instance));
             }
             List<Exchange> answers = atOnce(copies);
             cart.exchanges.addAll(answers);
