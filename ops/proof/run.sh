@@ -59,7 +59,7 @@ status=0
     echo "p99. A level fails when its least-squares slope over the last 40 minutes would double it within a day; a p99"
     echo "fails when the median of its last 10 minutes is more than 50 % above that of the 10 minutes after the warm-up."
     echo "Purged rows and expiring keys are kept for 10 minutes (a sixth of the run) so that they level off within it, and"
-    echo "unpaid orders expire after 5 minutes, so that their expiries are part of the workload before the judged window."
+    echo "unpaid orders expire after 30 seconds, so that their expiries are part of the workload from the first minute."
     echo "The tables holding the orders' own record grow with the orders by design and are judged per order; a table's"
     echo "rise of four pages (32 kB) or less over the window is the grain of its size, not growth."
     echo
