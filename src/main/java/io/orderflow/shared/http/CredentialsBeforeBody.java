@@ -92,6 +92,6 @@ class CredentialsBeforeBody {
     }
 
     static boolean isPublic(String path) {
-        return PUBLIC.stream().anyMatch(address -> address.endsWith("/") ? path.startsWith(address) : path.equals(address));
+        return Addresses.listed(PUBLIC, path);
     }
 }

@@ -185,7 +185,7 @@ class LoadShedder {
     }
 
     static boolean isNeverShed(String path) {
-        return NEVER_SHED.stream().anyMatch(address -> address.endsWith("/") ? path.startsWith(address) : path.equals(address));
+        return Addresses.listed(NEVER_SHED, path);
     }
 
     /** A request waiting for a place; taken once, by the place that frees or by its timer. */
