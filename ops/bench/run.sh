@@ -178,12 +178,16 @@ start_service() {
 
 # Runs the packaged service in the background; its PID in $launched. launch_env, when set on the call,
 # adds NAME=value settings of its own. launch_service HTTP-PORT SCHEMA KEY-PREFIX POSTGRESQL-PORT REDIS-PORT LOG
+# A closed loop of wrk's or hey's connections never offers more than it is served: past the load shedder's
+# limit (whose cost every request still pays) each request waits for its place instead of being refused.
+# Refusals past capacity are the overload proof's to measure (ops/proof/run.sh overload).
 launch_service() {
   # shellcheck disable=SC2086 # BENCH_JAVA_OPTS and launch_env hold several words
   env ${launch_env:-} QUARKUS_PROFILE=demo QUARKUS_HTTP_PORT=$1 \
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:$4/test?currentSchema=$2" \
     QUARKUS_FLYWAY_SCHEMAS=$2 ORDERS_REDIS_KEY_PREFIX=$3 QUARKUS_REDIS_HOSTS="redis://127.0.0.1:$5" \
     ORDERS_TOKENS_MAX_OUTSTANDING=100000000 ORDERS_TOKENS_TTL=6H ORDERS_SANDBOX_LATENCY=0S ORDERS_DEMO_STAFF_PASSWORD=ops \
+    ORDERS_OVERLOAD_MAX_WAITING=1000 ORDERS_OVERLOAD_MAX_WAIT=30S \
     QUARKUS_REST_CLIENT_PAYMENT_PROVIDER_URL="http://127.0.0.1:$provider_port" ORDERS_PAYMENTS_RECONCILIATION_INTERVAL=off \
     bash -c 'cd target/quarkus-app && exec "$0" "$@" -jar quarkus-run.jar' "$java" $java_opts >"$6" 2>&1 &
   launched=$!

@@ -56,12 +56,14 @@ status=0
     echo "is measured first (16 shoppers, each starting its next journey when the last ends); then journeys start at half"
     echo "that rate, whatever the answers' pace. Every 10 s the run samples the instance's RSS, heap after GC, threads and"
     echo "open files, PostgreSQL's connections and each table's size, Redis's memory and keys, and each kind of request's"
-    echo "p99. A level fails when its least-squares slope over the last 40 minutes would double it within a day; a p99"
-    echo "fails when the median of its last 10 minutes is more than 50 % above that of the 10 minutes after the warm-up."
+    echo "p99. A level fails when the least-squares slope of its peaks (the highest value of the 10 minutes before each"
+    echo "sample) over the last 40 minutes would double it within a day; a p99 fails when the median of its last 10 minutes"
+    echo "is more than 50 % above that of the 10 minutes after the warm-up."
     echo "Purged rows and expiring keys are kept for 10 minutes (a sixth of the run) so that they level off within it, and"
     echo "unpaid orders expire after 30 seconds, so that their expiries are part of the workload from the first minute."
     echo "The tables holding the orders' own record grow with the orders by design and are judged per order; a table's"
-    echo "rise of four pages (32 kB) or less over the window is the grain of its size, not growth."
+    echo "rise of four pages (32 kB) or less over the window is the grain of its size, not growth, as a rise of four"
+    echo "connections is the pool's (it follows the load's busiest moments, up to 32)."
     echo
     echo '```'
     if [ -s "$figures" ]; then cat "$figures"; else echo "(no figures: the run failed before it sampled)"; fi
