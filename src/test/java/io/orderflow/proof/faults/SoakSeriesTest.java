@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 import io.orderflow.proof.faults.SoakSeries.Kind;
 import io.orderflow.proof.faults.SoakSeries.Verdict;
 import io.orderflow.proof.faults.SoakSeries.Windows;
+import io.orderflow.support.FastTest;
 
 /** The soak's verdicts on series shaped as the hour's were, and on the leaks it must catch. */
+@FastTest
 class SoakSeriesTest {
 
     private static final double MINUTE = 60;
