@@ -48,12 +48,12 @@ class SoakIT {
      * A table's size moves in pages of 8 kB as rows come and go: a rise of a few pages over the judged window is its grain,
      * not growth (a 9-page table one page larger at the end would otherwise "double within a day").
      */
-    private static final double PAGES_OF_GRAIN = 4 * 8 / 1024.0;
+    static final double PAGES_OF_GRAIN = 4 * 8 / 1024.0;
     /**
      * The pool opens a connection when all it has are busy at once and closes one idle for 5 minutes, so its count follows
      * the load's busiest moments, a connection at a time, up to its 32: a rise of a few over the window is that, not growth.
      */
-    private static final double CONNECTIONS_OF_GRAIN = 4;
+    static final double CONNECTIONS_OF_GRAIN = 4;
     /** The closed loop that warms the instance up, then measures how many journeys a second it serves. */
     private static final int SHOPPERS = 16;
     private static final Duration WARM_UP = Duration.ofSeconds(45);
@@ -138,8 +138,7 @@ class SoakIT {
         level("threads").add(at, Double.parseDouble(status.get("Threads")));
         level("open_files").add(at, openFiles(instance.pid()));
         level("heap_after_gc_mb").add(at, instance.metric("jvm_gc_live_data_size_bytes") / (1 << 20));
-        series.computeIfAbsent("pg_connections", name -> new SoakSeries(name, Kind.LEVEL, CONNECTIONS_OF_GRAIN)).add(at,
-                deployment.number(CONNECTIONS));
+        level("pg_connections", CONNECTIONS_OF_GRAIN).add(at, deployment.number(CONNECTIONS));
         level("redis_memory_mb").add(at, redisInfo(servers, "used_memory") / (1 << 20));
         level("redis_keys").add(at, ((Number) servers.redis().command("DBSIZE")).doubleValue());
         long orders = deployment.number(ORDERS);
@@ -150,7 +149,7 @@ class SoakIT {
             if (RECORD_TABLES.contains(parts[0])) {
                 level("table_" + parts[0] + "_kb_per_order").add(at, orders == 0 ? Double.NaN : megabytes * 1024 / orders);
             } else {
-                series.computeIfAbsent("table_" + parts[0] + "_mb", name -> new SoakSeries(name, Kind.LEVEL, PAGES_OF_GRAIN)).add(at, megabytes);
+                level("table_" + parts[0] + "_mb", PAGES_OF_GRAIN).add(at, megabytes);
             }
         }
         load.takeWindows().forEach((call, window) -> series.computeIfAbsent("p99_" + call.name().toLowerCase(Locale.ROOT) + "_ms",
@@ -158,7 +157,12 @@ class SoakIT {
     }
 
     private SoakSeries level(String name) {
-        return series.computeIfAbsent(name, key -> new SoakSeries(key, Kind.LEVEL));
+        return level(name, 0);
+    }
+
+    /** A level that moves by its grain without growing: a rise over the judged window no larger than that is not growth. */
+    private SoakSeries level(String name, double grain) {
+        return series.computeIfAbsent(name, key -> new SoakSeries(key, Kind.LEVEL, grain));
     }
 
     /**

@@ -19,12 +19,11 @@ class SoakSeriesTest {
     private static final double MINUTE = 60;
     /** An hour's soak: levels judged from minute 20 by their peaks over the 10-minute retention; p99 by minutes 5–15 against 50–60. */
     private static final Windows HOUR = new Windows(20 * MINUTE, 10 * MINUTE, 5 * MINUTE, 15 * MINUTE, 50 * MINUTE);
-    private static final double PAGES = 4 * 8 / 1024.0;
 
     @Test
     void aPurgedTableThatFillsForItsRetentionThenDipsWhenVacuumCutsItsTailIsFlat() {
         // As order_notifications on 2c8921e: up to 13.7 MB in 10 minutes, a fifth cut off at minute 22, refilled by 24.
-        Verdict verdict = level("table", PAGES, minutes -> minutes < 10 ? 3.5 + minutes * 1.02 : minutes >= 22 && minutes < 24 ? 11.8 : 13.7)
+        Verdict verdict = level("table", SoakIT.PAGES_OF_GRAIN, minutes -> minutes < 10 ? 3.5 + minutes * 1.02 : minutes >= 22 && minutes < 24 ? 11.8 : 13.7)
                 .judge(HOUR);
 
         assertThat(verdict.flat()).as("%s", verdict).isTrue();
@@ -34,7 +33,7 @@ class SoakSeriesTest {
     @Test
     void aTableThatIsNotPurgedGrowsThroughItsDips() {
         // 1.5 MB an hour on 14 MB doubles it in under a day, dips or none.
-        Verdict verdict = level("table", PAGES, minutes -> 14 + minutes * 1.5 / 60 - (minutes % 10 < 2 ? 2 : 0)).judge(HOUR);
+        Verdict verdict = level("table", SoakIT.PAGES_OF_GRAIN, minutes -> 14 + minutes * 1.5 / 60 - (minutes % 10 < 2 ? 2 : 0)).judge(HOUR);
 
         assertThat(verdict.flat()).as("%s", verdict).isFalse();
         assertThat(verdict.slopePerHour()).isCloseTo(1.5, offset(0.1));
@@ -44,7 +43,7 @@ class SoakSeriesTest {
     @Test
     void aPoolThatFollowsTheLoadsBusiestMomentsByAConnectionOrTwoIsFlat() {
         // As on 2c8921e: 20 after the closed loop, then 9 to 12 with the load's moments.
-        Verdict verdict = level("pg_connections", 4, minutes -> minutes < 7 ? 20 : minutes >= 43 && minutes < 50 ? 12 : minutes >= 50 ? 11 : 10)
+        Verdict verdict = level("pg_connections", SoakIT.CONNECTIONS_OF_GRAIN, minutes -> minutes < 7 ? 20 : minutes >= 43 && minutes < 50 ? 12 : minutes >= 50 ? 11 : 10)
                 .judge(HOUR);
 
         assertThat(verdict.flat()).as("%s", verdict).isTrue();
@@ -54,7 +53,7 @@ class SoakSeriesTest {
     @Test
     void connectionsThatAreNeverClosedAreGrowth() {
         // One more every five minutes: 8 more over the judged window, on its way to the pool's 32.
-        Verdict verdict = level("pg_connections", 4, minutes -> 10 + Math.floor(minutes / 5)).judge(HOUR);
+        Verdict verdict = level("pg_connections", SoakIT.CONNECTIONS_OF_GRAIN, minutes -> 10 + Math.floor(minutes / 5)).judge(HOUR);
 
         assertThat(verdict.flat()).as("%s", verdict).isFalse();
     }
